@@ -1,0 +1,43 @@
+/*
+ * Inbound's additions to the generated Workbox service worker (loaded with importScripts by sw.js; see
+ * vite.config.ts and README "PWA"). A classic script: the service worker is not a module.
+ *
+ * - `{ type: 'CLEAR_RUNTIME_CACHE' }` (logout): deletes every runtime cache (`inbound-runtime-*`, the
+ *   team, hospital statuses and complaint set of the signed-out crew). The precache (the app shell) stays.
+ * - `sync` for a tag `inbound-case-{id}`: tells every open page to flush its outbox. The outbox is the
+ *   mechanism (it also flushes on start, online, visibility and a timer); this is a bonus where Background
+ *   Sync exists (Chromium). The page does the sending: it has the token and the queue.
+ */
+/* global self, caches, clients */
+(() => {
+  const RUNTIME_CACHE_PREFIX = 'inbound-runtime-';
+  const CASE_SYNC_PREFIX = 'inbound-case-';
+
+  async function clearRuntimeCaches() {
+    const names = await caches.keys();
+    const runtime = names.filter((name) => name.startsWith(RUNTIME_CACHE_PREFIX));
+    await Promise.all(runtime.map((name) => caches.delete(name)));
+    return runtime;
+  }
+
+  async function askPagesToFlush(tag) {
+    const pages = await clients.matchAll({ type: 'window', includeUncontrolled: true });
+    for (const page of pages) page.postMessage({ type: 'FLUSH_OUTBOX', tag });
+  }
+
+  self.addEventListener('message', (event) => {
+    const data = event.data;
+    if (!data || data.type !== 'CLEAR_RUNTIME_CACHE') return;
+    event.waitUntil(
+      clearRuntimeCaches().then((cleared) => {
+        const port = event.ports && event.ports[0];
+        if (port) port.postMessage({ type: 'RUNTIME_CACHE_CLEARED', cleared });
+      }),
+    );
+  });
+
+  self.addEventListener('sync', (event) => {
+    if (typeof event.tag !== 'string' || !event.tag.startsWith(CASE_SYNC_PREFIX)) return;
+    event.waitUntil(askPagesToFlush(event.tag));
+  });
+})();

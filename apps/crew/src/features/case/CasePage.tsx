@@ -1,0 +1,87 @@
+import { useState } from 'react';
+import { useSession } from '../../lib/session';
+import { TopBar } from '../../ui/TopBar';
+import { ComplaintsTab } from '../complaints/ComplaintsTab';
+import { MessageCenterButton } from '../messages/MessageCenterButton';
+import { AgeGender } from './AgeGender';
+import { destinationOf, isCaseClosable } from './caseModel';
+import { CaseTabs } from './CaseTabs';
+import { CloseCaseDialog, type CloseStep } from './CloseCase';
+import { HospitalBar, HospitalPicker } from './HospitalSelector';
+import { closeCase } from './mutations';
+import { NetworkStatus } from './NetworkStatus';
+import { PatientInfoButton, PatientSummary } from './PatientInfo';
+import { SessionExpiredModal } from './SessionExpiredModal';
+import { useAutoClose, useLocationUpdates } from './useCaseLifecycle';
+
+/**
+ * `/case` (spec §2): everything is read from the local case (lib/session) and every tap changes it at
+ * once; lib/caseOutbox carries the changes to the server. Phone: one column with the hospital bar at
+ * the bottom; tablet: the patient column beside the tabs.
+ */
+export function CasePage() {
+  const caseData = useSession((state) => state.case);
+  const caseActive = useSession((state) => state.caseActive);
+  const team = useSession((state) => state.selectedTeam);
+  const needsAuthentication = useSession((state) => state.needsAuthentication);
+  const [closeStep, setCloseStep] = useState<CloseStep | null>(null);
+  const [pickingHospital, setPickingHospital] = useState(false);
+
+  useLocationUpdates(caseActive && caseData !== null);
+  useAutoClose(caseData?.createdAt ?? null, team?.maxCaseLength ?? null);
+
+  // The guard sends the crew to Start when there is no case; nothing to show meanwhile.
+  if (!caseData) return null;
+  const hospitals = team?.hospitals ?? [];
+  const destination = destinationOf(caseData, team);
+
+  return (
+    <div className="page page--case">
+      <TopBar
+        title={`Case ${caseData.caseNumber}`}
+        start={
+          <button
+            type="button"
+            className="top-bar__button top-bar__button--outlined"
+            onClick={() => setCloseStep(isCaseClosable(caseData, team))}
+          >
+            Close Case
+          </button>
+        }
+        end={<MessageCenterButton />}
+      />
+      <NetworkStatus caseId={caseData.id} />
+      <div className="case-layout">
+        <section className="case-layout__patient" aria-label="Patient">
+          <PatientSummary caseData={caseData} />
+          <AgeGender caseData={caseData} />
+          {team?.patientInfoForm && <PatientInfoButton caseData={caseData} form={team.patientInfoForm} />}
+        </section>
+        <CaseTabs complaints={<ComplaintsTab caseData={caseData} />} />
+      </div>
+      <HospitalBar hospitals={hospitals} destination={destination} onOpenPicker={() => setPickingHospital(true)} />
+      {pickingHospital && (
+        <HospitalPicker
+          hospitals={hospitals}
+          selectedId={caseData.destinationHospital?.id ?? null}
+          onClose={() => setPickingHospital(false)}
+        />
+      )}
+      {needsAuthentication && <SessionExpiredModal />}
+      {closeStep && (
+        <CloseCaseDialog
+          step={closeStep}
+          onCancel={() => setCloseStep(null)}
+          onChooseHospital={() => {
+            setCloseStep(null);
+            setPickingHospital(true);
+          }}
+          onConfirm={() => {
+            setCloseStep(null);
+            void closeCase();
+          }}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+import { useSyncExternalStore } from 'react';
+import { messages } from '@inbound/contract';
+import { caseOutbox } from '../../lib/caseOutbox';
+import { useOutboxStatus } from '../../lib/outbox';
+
+function subscribeOnline(onChange: () => void): () => void {
+  window.addEventListener('online', onChange);
+  window.addEventListener('offline', onChange);
+  return () => {
+    window.removeEventListener('online', onChange);
+    window.removeEventListener('offline', onChange);
+  };
+}
+
+/** The browser's own idea of being online. */
+export function useBrowserOnline(): boolean {
+  return useSyncExternalStore(
+    subscribeOnline,
+    () => navigator.onLine,
+    () => true,
+  );
+}
+
+/**
+ * The nav bar's network line (spec §2): Online / Offline — the browser's flag and whether the outbox's
+ * last request got an answer — what is still waiting to be sent, and any change the server refused,
+ * with its message and Retry / Discard.
+ */
+export function NetworkStatus({ caseId }: { caseId: string }) {
+  const browserOnline = useBrowserOnline();
+  const status = useOutboxStatus(caseOutbox, caseId);
+  const online = browserOnline && status.online;
+  return (
+    <div className="case-status">
+      <div className="case-status__line" role="status">
+        <span className={online ? 'net-badge net-badge--online' : 'net-badge net-badge--offline'}>
+          {online ? messages.online : messages.offline}
+        </span>
+        {status.pending > 0 && <span className="case-status__pending">{messages.changesWaiting(status.pending)}</span>}
+        {status.held && <span className="case-status__held">{messages.signInToSend}</span>}
+      </div>
+      {status.rejected.length > 0 && (
+        <ul className="rejected-list" aria-label="Changes the server refused">
+          {status.rejected.map((change) => (
+            <li key={change.key} className="rejected-list__item" role="alert">
+              <span className="rejected-list__message">{change.message}</span>
+              <span className="rejected-list__actions">
+                <button
+                  type="button"
+                  className="button button--secondary"
+                  onClick={() => void caseOutbox.retryRejected(change.key)}
+                >
+                  Retry
+                </button>
+                <button
+                  type="button"
+                  className="button button--danger"
+                  onClick={() => void caseOutbox.discardRejected(change.key)}
+                >
+                  Discard
+                </button>
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,131 @@
+import { useId, useState } from 'react';
+import type { CaseTag, Tag, TagField } from '@inbound/contract';
+import { Modal } from '../../ui/Modal';
+import { addTagValues, removeTag } from '../case/mutations';
+import { formatMessageTime } from '../messages/formatMessageTime';
+import { tagFieldsToSubmit, toDateTimeLocalValue, type TagFieldDraft } from './tagRules';
+
+const INPUT_TYPE: Record<TagField['type'], string> = {
+  number: 'number',
+  text: 'text',
+  date: 'date',
+  datetime: 'datetime-local',
+};
+
+/**
+ * A data-enabled tag (spec §2, §5): its fields (number, text, date, datetime), ADD disabled while they
+ * are all empty, Cancel, and the history of the values saved before, with their times. A datetime starts
+ * at the current time and is sent only once the crew has changed it.
+ */
+export function DataTagModal({
+  tag,
+  complaintTags,
+  caseTag,
+  onClose,
+}: {
+  tag: Tag;
+  complaintTags: readonly Tag[];
+  caseTag: CaseTag | null;
+  onClose: () => void;
+}) {
+  const [drafts, setDrafts] = useState<Record<string, TagFieldDraft>>(() =>
+    Object.fromEntries(
+      tag.data.map((field) => [
+        field.key,
+        { value: field.type === 'datetime' ? toDateTimeLocalValue(new Date()) : '', edited: false },
+      ]),
+    ),
+  );
+  const toSubmit = tagFieldsToSubmit(tag.data, drafts);
+  const history = caseTag?.values ?? [];
+
+  return (
+    <Modal
+      title={tag.name}
+      onClose={onClose}
+      wide
+      actions={
+        <>
+          {caseTag && (
+            <button
+              type="button"
+              className="button button--danger"
+              onClick={() => {
+                void removeTag(tag.id);
+                onClose();
+              }}
+            >
+              Remove
+            </button>
+          )}
+          <button type="button" className="button button--secondary" onClick={onClose}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="button"
+            disabled={toSubmit.length === 0}
+            onClick={() => {
+              void addTagValues(tag, complaintTags, toSubmit);
+              onClose();
+            }}
+          >
+            ADD
+          </button>
+        </>
+      }
+    >
+      <div className="form">
+        {tag.data.map((field) => (
+          <TagFieldInput
+            key={field.key}
+            field={field}
+            draft={drafts[field.key] ?? { value: '', edited: false }}
+            onChange={(value) => setDrafts((current) => ({ ...current, [field.key]: { value, edited: true } }))}
+          />
+        ))}
+      </div>
+      {history.length > 0 && (
+        <section className="tag-history" aria-label="Earlier values">
+          <h3 className="tag-history__title">Earlier values</h3>
+          <ol className="tag-history__list">
+            {[...history].reverse().map((entry) => (
+              <li key={entry.updatedAt} className="tag-history__item">
+                <time dateTime={entry.updatedAt}>{formatMessageTime(new Date(entry.updatedAt), new Date())}</time>
+                <span>{entry.fields.map((field) => `${field.name}: ${field.value}`).join(', ')}</span>
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
+    </Modal>
+  );
+}
+
+function TagFieldInput({
+  field,
+  draft,
+  onChange,
+}: {
+  field: TagField;
+  draft: TagFieldDraft;
+  onChange: (value: string) => void;
+}) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={id}>
+        {field.unit ? `${field.name} (${field.unit})` : field.name}
+      </label>
+      <input
+        id={id}
+        className="field__input"
+        type={INPUT_TYPE[field.type]}
+        inputMode={field.type === 'number' ? 'decimal' : undefined}
+        autoComplete="off"
+        value={draft.value}
+        onChange={(event) => onChange(event.target.value)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+/**
+ * The app's one outbox (lib/outbox/README.md): every case change goes through it. Made once per tab and
+ * started at app start by `main.tsx` (through a dynamic import, so neither the outbox nor the contract's
+ * zod schemas are part of the login screen's code).
+ *
+ * Wiring, in one place:
+ * - transport: `fetch` with the session's token, read at every attempt (a fresh sign-in is used at once);
+ * - `held-unauthorized` (a 401): the queue waits; with an active case the session's `needsAuthentication`
+ *   is set (spec §4), without one the queue simply waits for the next sign-in, which calls `resume()`;
+ * - `placeholder-resolved`: the local case takes the server's id, caseNumber, channelId, ownedBy, createdAt;
+ * - at start, a stored placeholder case asks `resolvePlaceholder` (the page that got the answer may have
+ *   died before saving it).
+ */
+import {
+  createAesGcmCodec,
+  createFetchTransport,
+  createOutbox,
+  isPlaceholderId,
+  requestPersistentStorage,
+} from './outbox';
+import type { PlaceholderResolution } from './outbox';
+import { openDB } from 'idb';
+import { useSession } from './session';
+
+const KEY_DB = 'inbound-outbox-key';
+let outboxKey: Promise<CryptoKey> | null = null;
+
+/**
+ * The outbox's own non-extractable AES-GCM key (IndexedDB `inbound-outbox-key`). Not lib/storage's key:
+ * logout deletes that one, and an automatic logout (shift end, expired token) must not make queued
+ * changes unreadable — they wait for the next sign-in. Only the crew's confirmed logout clears the queue.
+ */
+function getOutboxKey(): Promise<CryptoKey> {
+  outboxKey ??= (async () => {
+    const db = await openDB(KEY_DB, 1, { upgrade: (upgradeDb) => upgradeDb.createObjectStore('keys') });
+    const existing = (await db.get('keys', 'outbox')) as CryptoKey | undefined;
+    if (existing) return existing;
+    const created = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+    await db.put('keys', created, 'outbox');
+    return created;
+  })();
+  outboxKey.catch(() => {
+    outboxKey = null;
+  });
+  return outboxKey;
+}
+
+export const caseOutbox = createOutbox({
+  transport: createFetchTransport({ getToken: () => useSession.getState().jwt?.token ?? null }),
+  // The same rule as lib/storage: sealed at rest in production builds, plain in development.
+  codec: import.meta.env.PROD ? createAesGcmCodec(getOutboxKey) : null,
+});
+
+/** Puts the server's answer into the local case, if the local case is still that placeholder. */
+export function applyPlaceholderResolution(resolution: PlaceholderResolution): void {
+  const local = useSession.getState().case;
+  if (!local || local.id !== resolution.placeholderId) return;
+  useSession.setState({
+    case: {
+      ...local,
+      id: resolution.caseId,
+      caseNumber: resolution.caseNumber,
+      channelId: resolution.channelId,
+      ownedBy: resolution.ownedBy,
+      createdAt: resolution.createdAt,
+    },
+  });
+}
+
+caseOutbox.subscribe((event) => {
+  if (event.type === 'placeholder-resolved') applyPlaceholderResolution(event);
+  if (event.type === 'held-unauthorized' && useSession.getState().caseActive) {
+    useSession.setState({ needsAuthentication: true });
+  }
+});
+
+let started: Promise<void> | null = null;
+
+/**
+ * Starts sending (once), catches up on a placeholder answered by an earlier page, and asks for
+ * persistent storage (a refusal is logged: the browser may then evict the queue under storage pressure).
+ */
+export function startCaseOutbox(): Promise<void> {
+  started ??= (async () => {
+    await caseOutbox.start();
+    const local = useSession.getState().case;
+    if (local && isPlaceholderId(local.id)) {
+      const resolution = await caseOutbox.resolvePlaceholder(local.id);
+      if (resolution) applyPlaceholderResolution(resolution);
+    }
+    if ((await requestPersistentStorage()) === 'denied') {
+      console.warn('persistent storage refused: the browser may evict queued changes under storage pressure');
+    }
+  })();
+  return started;
+}

@@ -1,0 +1,122 @@
+/**
+ * One builder per case call of spec §7 (issue 3, "Server calls"): each checks its body against the
+ * contract *before* it is queued — a change the server would refuse with 400 is a bug to see at the tap,
+ * not a rejected entry an hour later — and returns what `outbox.enqueue()` takes.
+ *
+ *   await outbox.enqueue(caseMutations.patchCase(caseId, { gender: 'F' }));
+ */
+import {
+  CaseFeedbackBody,
+  CreateCaseBody,
+  DynamicFormBody,
+  LocationUpdateBody,
+  MonitorIntegrationBody,
+  PatchCaseBody,
+  TagValuesBody,
+  type CaseEventType,
+} from '@inbound/contract';
+import type { MutationInput } from './types';
+
+const seg = encodeURIComponent;
+const casePath = (caseId: string) => `/v4/twiageCases/${seg(caseId)}`;
+
+/** Media types that are uploads, and the file name the spec gives each (§4: {eventType}.jpeg, .mp4 or .mp3). */
+export type MediaEventType = Extract<CaseEventType, 'photo' | 'id' | 'ekg' | 'video' | 'voicememo'>;
+const MEDIA_EXTENSION: Record<MediaEventType, string> = {
+  photo: 'jpeg',
+  id: 'jpeg',
+  ekg: 'jpeg',
+  video: 'mp4',
+  voicememo: 'mp3',
+};
+
+export const caseMutations = {
+  /**
+   * POST /v4/twiageCases?placeholderId=… — the first mutation of a case started on this device. Its
+   * answer gives the real id, and the outbox rewrites the rest of the case to it.
+   */
+  createCase(placeholderId: string, body: CreateCaseBody): MutationInput {
+    return {
+      caseId: placeholderId,
+      kind: 'createCase',
+      method: 'POST',
+      path: `/v4/twiageCases?placeholderId=${seg(placeholderId)}`,
+      body: CreateCaseBody.parse(body),
+    };
+  },
+
+  /** PATCH /v4/twiageCases/{id} with exactly one of complaint, destinationHospital, gender, age + agePeriod, arrivedAt. */
+  patchCase(caseId: string, body: PatchCaseBody): MutationInput {
+    return { caseId, kind: 'patchCase', method: 'PATCH', path: casePath(caseId), body: PatchCaseBody.parse(body) };
+  },
+
+  addTag(caseId: string, tagId: string): MutationInput {
+    return { caseId, kind: 'addTag', method: 'POST', path: `${casePath(caseId)}/tags?tagId=${seg(tagId)}` };
+  },
+
+  removeTag(caseId: string, tagId: string): MutationInput {
+    return { caseId, kind: 'removeTag', method: 'DELETE', path: `${casePath(caseId)}/tags?tagId=${seg(tagId)}` };
+  },
+
+  tagValues(caseId: string, tagId: string, body: TagValuesBody): MutationInput {
+    return {
+      caseId,
+      kind: 'tagValues',
+      method: 'PATCH',
+      path: `${casePath(caseId)}/tags/${seg(tagId)}/values`,
+      body: TagValuesBody.parse(body),
+    };
+  },
+
+  location(caseId: string, body: LocationUpdateBody): MutationInput {
+    return {
+      caseId,
+      kind: 'location',
+      method: 'POST',
+      path: `${casePath(caseId)}/locationUpdates`,
+      body: LocationUpdateBody.parse(body),
+    };
+  },
+
+  dynamicForm(caseId: string, formId: string, body: DynamicFormBody): MutationInput {
+    return {
+      caseId,
+      kind: 'dynamicForm',
+      method: 'PUT',
+      path: `${casePath(caseId)}/dynamicForms/${seg(formId)}`,
+      body: DynamicFormBody.parse(body),
+    };
+  },
+
+  /** PATCH /monitor-integration/{type}/{caseId} — one of the paths without the /v4 prefix. */
+  monitor(caseId: string, type: string, body: { monitorId: string; patientId: string }): MutationInput {
+    return {
+      caseId,
+      kind: 'monitor',
+      method: 'PATCH',
+      path: `/monitor-integration/${seg(type)}/${seg(caseId)}`,
+      body: MonitorIntegrationBody.parse(body),
+    };
+  },
+
+  caseFeedback(caseId: string, body: CaseFeedbackBody): MutationInput {
+    return {
+      caseId,
+      kind: 'caseFeedback',
+      method: 'POST',
+      path: `${casePath(caseId)}/case-feedback`,
+      body: CaseFeedbackBody.parse(body),
+    };
+  },
+
+  /** POST /media/twiage-cases/{id}/uploads, multipart `type` and `data` (file `{type}.jpeg|mp4|mp3`). */
+  media(caseId: string, type: MediaEventType, blob: Blob): MutationInput {
+    return {
+      caseId,
+      kind: 'media',
+      method: 'POST',
+      path: `/media/twiage-cases/${seg(caseId)}/uploads`,
+      media: { blob, fileName: `${type}.${MEDIA_EXTENSION[type]}`, fileField: 'data', fields: { type } },
+    };
+  },
+};

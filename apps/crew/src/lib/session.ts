@@ -1,0 +1,182 @@
+/**
+ * The crew's session: who is signed in, their teams, the chosen team and truck, the shift end, the case
+ * flags. One small zustand store (decision 0004); every field of `StoredSession` is written to
+ * `localData` (lib/storage) as it changes and read back by `hydrateSession()` before the router starts.
+ */
+import { create } from 'zustand';
+import type {
+  AgePeriodCode,
+  AuthToken,
+  CaseTag,
+  ComplaintSet,
+  Gender,
+  PatientInfoEntry,
+  Team,
+  Truck,
+  User,
+} from '@inbound/contract';
+import { localData as defaultLocalData, type LocalData } from './storage';
+
+/**
+ * The case as kept on the device (spec §3 Case): the screen reads it first and every tap updates it at
+ * once (the outbox then carries the change to the server). While the server has not answered the create,
+ * `id` is `placeholder-{timestamp}` and `caseNumber` '...'.
+ */
+export interface StoredCase {
+  id: string;
+  caseNumber: string;
+  channelId: string | null;
+  ownedBy: string | null;
+  type: 'emsED' | 'hospitalED';
+  /** ISO instant: when the crew started it, replaced by the server's on create. */
+  createdAt: string;
+  emsAgency: string;
+  truck: string;
+  complaintSet: string;
+  complaint: string | null;
+  destinationHospital: { id: string } | null;
+  tags: CaseTag[];
+  age: number | null;
+  agePeriod: AgePeriodCode;
+  gender: Gender | null;
+  patientInfo: PatientInfoEntry[];
+}
+
+export interface StoredSession {
+  jwt: AuthToken | null;
+  user: User | null;
+  teams: Team[];
+  selectedTeam: Team | null;
+  selectedTruck: Truck | null;
+  /** Shift end as the spec stores it, HH:mm:ss (local time). */
+  autoLogoutTime: string | null;
+  /** The same shift end as a full ISO instant, so the date is known too. */
+  autoLogoutAt: string | null;
+  case: StoredCase | null;
+  caseActive: boolean;
+  /** The selected team's complaint set, kept so that a case started with no coverage has its list. */
+  complaintSet: ComplaintSet | null;
+  caseTransfer: unknown;
+  /** Set when a closed case's hospital takes case feedback (spec §4): Start shows the rating modal. */
+  caseFeedbackPending: { caseId: string; hospitalName: string } | null;
+  /** Per user id. */
+  doNotDisturb: Record<string, boolean>;
+  /** Per user id. */
+  emtLevel: Record<string, string>;
+  pushToken: string | null;
+  /** ISO time the Message Center was last opened; newer broadcasts count as unread. */
+  messageCenterLastOpened: string | null;
+}
+
+export interface SessionState extends StoredSession {
+  hydrated: boolean;
+  /**
+   * Set when a 401 or an expired token meets an active case (spec §4): the session-expired modal (case
+   * issue) reads it and lets the crew authenticate again without losing the case.
+   */
+  needsAuthentication: boolean;
+}
+
+export const emptySession: StoredSession = {
+  jwt: null,
+  user: null,
+  teams: [],
+  selectedTeam: null,
+  selectedTruck: null,
+  autoLogoutTime: null,
+  autoLogoutAt: null,
+  case: null,
+  caseActive: false,
+  complaintSet: null,
+  caseTransfer: null,
+  caseFeedbackPending: null,
+  doNotDisturb: {},
+  emtLevel: {},
+  pushToken: null,
+  messageCenterLastOpened: null,
+};
+
+export const storedKeys = Object.keys(emptySession) as (keyof StoredSession)[];
+
+/** Kept across logout: they are keyed by user id precisely so that each crew member's choice survives. */
+export const perUserKeys = ['doNotDisturb', 'emtLevel'] as const satisfies readonly (keyof StoredSession)[];
+
+export const useSession = create<SessionState>()(() => ({
+  ...emptySession,
+  hydrated: false,
+  needsAuthentication: false,
+}));
+
+let writes: Promise<void> = Promise.resolve();
+let stopPersisting: (() => void) | null = null;
+let persistedTo: LocalData | null = null;
+
+/** Reads the stored session (async: decryption), puts it in the store, then keeps the store persisted. */
+export async function hydrateSession(store: LocalData = defaultLocalData): Promise<void> {
+  stopPersisting?.();
+  await writes;
+  const loaded: Partial<StoredSession> = {};
+  await Promise.all(
+    storedKeys.map(async (key) => {
+      const value = await store.get(key);
+      if (value !== undefined) (loaded as Record<string, unknown>)[key] = value;
+    }),
+  );
+  useSession.setState({ ...emptySession, ...loaded, hydrated: true, needsAuthentication: false });
+  persistedTo = store;
+  stopPersisting = useSession.subscribe((state, previous) => {
+    for (const key of storedKeys) {
+      if (state[key] !== previous[key]) {
+        // An empty value (signed out, cleared) removes the entry rather than storing `null`.
+        const value = isEmptyValue(state[key]) ? undefined : state[key];
+        writes = writes
+          .then(() => store.set(key, value))
+          .catch((error: unknown) => console.error('storage write failed', error));
+      }
+    }
+  });
+}
+
+function isEmptyValue(value: unknown): boolean {
+  if (value === null || value === false || value === undefined) return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return typeof value === 'object' && Object.keys(value).length === 0;
+}
+
+/** Resolves once every write queued so far has reached storage. */
+export function flushSessionWrites(): Promise<void> {
+  return writes;
+}
+
+/** Back to signed out: everything but the per-user preferences. */
+export function clearSession(): void {
+  const { doNotDisturb, emtLevel } = useSession.getState();
+  useSession.setState({ ...emptySession, doNotDisturb, emtLevel, needsAuthentication: false });
+}
+
+/**
+ * Logout's storage side (decision 0007): deletes every stored value and the encryption key, then
+ * writes back the per-user preferences under a new key.
+ */
+export function wipeStoredSession(): Promise<void> {
+  const store = persistedTo;
+  if (!store) return writes;
+  writes = writes
+    .then(async () => {
+      await store.clear();
+      const state = useSession.getState();
+      for (const key of perUserKeys) {
+        if (Object.keys(state[key]).length > 0) await store.set(key, state[key]);
+      }
+    })
+    .catch((error: unknown) => console.error('storage wipe failed', error));
+  return writes;
+}
+
+/** Tests: a fresh, hydrated, unpersisted store. */
+export function resetSessionForTests(state: Partial<StoredSession> = {}): void {
+  stopPersisting?.();
+  stopPersisting = null;
+  persistedTo = null;
+  useSession.setState({ ...emptySession, ...state, hydrated: true, needsAuthentication: false }, true);
+}

@@ -1,0 +1,40 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import { validateSession } from './features/auth/session';
+import { hydrateSession } from './lib/session';
+import { createAppRouter } from './routing/routes';
+import './styles.css';
+
+/** Reads what is stored on the device (decrypting it in production), checks the token, then routes. */
+async function main(): Promise<void> {
+  try {
+    await hydrateSession();
+  } catch (error) {
+    console.error('stored session could not be read; starting signed out', error);
+  }
+  validateSession();
+  // The outbox starts before any screen, signed in or not (queued changes wait under a 401 hold). Loaded
+  // on demand: it and the contract's schemas are not part of the login screen's code.
+  void import('./lib/caseOutbox')
+    .then(({ startCaseOutbox }) => startCaseOutbox())
+    .catch((error: unknown) => console.error('the outbox could not start', error));
+  const root = document.getElementById('root');
+  if (!root) throw new Error('#root missing from index.html');
+  createRoot(root).render(
+    <StrictMode>
+      <App router={createAppRouter('history')} />
+    </StrictMode>,
+  );
+  // The service worker (offline start, new versions) after the first screen: Workbox's page code is a
+  // lazy chunk, and registering does not compete with the first render. Production builds only.
+  if (import.meta.env.PROD)
+    afterFirstRender(() => void import('./pwa/registerServiceWorker').then((m) => m.registerServiceWorker()));
+}
+
+function afterFirstRender(callback: () => void): void {
+  if ('requestIdleCallback' in window) window.requestIdleCallback(callback, { timeout: 3_000 });
+  else setTimeout(callback, 1_000);
+}
+
+void main();

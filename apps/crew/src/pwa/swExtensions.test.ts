@@ -1,0 +1,66 @@
+/**
+ * public/sw-extensions.js (loaded by the generated sw.js with importScripts), run in a sandbox with a
+ * fake service-worker scope: logout's cache clearing and the background-sync flush message.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { runInNewContext } from 'node:vm';
+import { describe, expect, it, vi } from 'vitest';
+import { RUNTIME_CACHE_PREFIX, SW_MESSAGE } from './swMessages';
+
+const script = readFileSync(path.resolve(import.meta.dirname, '../../public/sw-extensions.js'), 'utf8');
+
+type Listener = (event: Record<string, unknown>) => void;
+
+function loadExtensions() {
+  const listeners: Record<string, Listener[]> = {};
+  const names = new Set([
+    'workbox-precache-v2-http://localhost/',
+    `${RUNTIME_CACHE_PREFIX}teams`,
+    `${RUNTIME_CACHE_PREFIX}complaint-sets`,
+    `${RUNTIME_CACHE_PREFIX}hospital-statuses`,
+  ]);
+  const pages = [{ postMessage: vi.fn() }, { postMessage: vi.fn() }];
+  const self = {
+    addEventListener: (type: string, listener: Listener) => (listeners[type] ??= []).push(listener),
+  };
+  const caches = {
+    keys: async () => [...names],
+    delete: async (name: string) => names.delete(name),
+  };
+  const clients = { matchAll: vi.fn(async () => pages) };
+  runInNewContext(script, { self, caches, clients });
+  const dispatch = async (type: string, event: Record<string, unknown>) => {
+    const waits: Promise<unknown>[] = [];
+    for (const listener of listeners[type] ?? [])
+      listener({ ...event, waitUntil: (p: Promise<unknown>) => waits.push(p) });
+    await Promise.all(waits);
+    return waits.length;
+  };
+  return { dispatch, names, pages, clients };
+}
+
+describe('service worker extensions', () => {
+  it('CLEAR_RUNTIME_CACHE deletes the runtime caches and keeps the precache (the app shell)', async () => {
+    const { dispatch, names } = loadExtensions();
+    const reply = { postMessage: vi.fn() };
+    await dispatch('message', { data: { type: SW_MESSAGE.clearRuntimeCache }, ports: [reply] });
+    expect([...names]).toEqual(['workbox-precache-v2-http://localhost/']);
+    expect(reply.postMessage).toHaveBeenCalledWith(expect.objectContaining({ type: 'RUNTIME_CACHE_CLEARED' }));
+  });
+
+  it('ignores other messages (Workbox handles SKIP_WAITING itself)', async () => {
+    const { dispatch, names } = loadExtensions();
+    expect(await dispatch('message', { data: { type: 'SKIP_WAITING' } })).toBe(0);
+    expect(names.size).toBe(4);
+  });
+
+  it('a case sync tag asks every page to flush its outbox; other tags are left alone', async () => {
+    const { dispatch, pages } = loadExtensions();
+    expect(await dispatch('sync', { tag: 'something-else' })).toBe(0);
+    await dispatch('sync', { tag: 'inbound-case-42' });
+    for (const page of pages) {
+      expect(page.postMessage).toHaveBeenCalledWith({ type: SW_MESSAGE.flushOutbox, tag: 'inbound-case-42' });
+    }
+  });
+});

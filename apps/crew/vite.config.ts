@@ -1,0 +1,105 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
+// The file itself, not the package: Node loads this config before anything bundles workspace TypeScript.
+import { API_PATH_PREFIXES } from '../../packages/contract/src/paths';
+
+// The API lives on the same origin in production (the server serves this build). In development Vite
+// serves the app and forwards every API path, including those without the /v4 prefix (spec §7), to it.
+const apiTarget = 'http://localhost:8080';
+// Paths the service worker never answers with index.html (the server's API prefixes, the hospital console).
+const navigationDenylist = [...API_PATH_PREFIXES, '/hospital'].map((prefix) => new RegExp(`^${prefix}(/|$|\\?)`));
+
+// The only authenticated answers the service worker keeps (NetworkFirst): what a signed-in crew needs to
+// open the app and work a case with no network. Logout deletes them (public/sw-extensions.js). Workbox
+// serialises these functions into sw.js, so they must not use anything from this file's scope.
+const runtimeCaching = [
+  {
+    // GET /v4/emsAgencies/{id}?fields=dynamicForms (the team) and /v4/emsAgencies/{id}/trucks
+    urlPattern: ({ url, sameOrigin }: { url: URL; sameOrigin: boolean }) =>
+      sameOrigin && url.pathname.startsWith('/v4/emsAgencies/'),
+    cacheName: 'inbound-runtime-teams',
+  },
+  {
+    // GET /v4/complaintSets?name={set}&firstOccurrenceOnly=true
+    urlPattern: ({ url, sameOrigin }: { url: URL; sameOrigin: boolean }) =>
+      sameOrigin && (url.pathname === '/v4/complaintSets' || url.pathname.startsWith('/v4/complaintSets/')),
+    cacheName: 'inbound-runtime-complaint-sets',
+  },
+  {
+    // GET /v4/hospitals/{id}/statuses
+    urlPattern: ({ url, sameOrigin }: { url: URL; sameOrigin: boolean }) =>
+      sameOrigin && /^\/v4\/hospitals\/[^/]+\/statuses$/.test(url.pathname),
+    cacheName: 'inbound-runtime-hospital-statuses',
+  },
+].map(({ urlPattern, cacheName }) => ({
+  urlPattern,
+  method: 'GET' as const,
+  handler: 'NetworkFirst' as const,
+  options: {
+    cacheName,
+    // A coverage gap: fall back to the cached copy after 4 s instead of waiting for the browser's time-out.
+    networkTimeoutSeconds: 4,
+    cacheableResponse: { statuses: [200] },
+    expiration: { maxEntries: 50, maxAgeSeconds: 7 * 24 * 60 * 60 },
+  },
+}));
+
+export default defineConfig({
+  base: '/',
+  plugins: [
+    react(),
+    VitePWA({
+      // The app decides when a waiting version takes over (src/pwa: the alert, never during a call).
+      registerType: 'prompt',
+      // Registered by src/pwa/registerServiceWorker.ts after the first render, not by an injected script.
+      injectRegister: false,
+      // No service worker under `vite dev`: it would cache the dev server's modules.
+      devOptions: { enabled: false },
+      manifest: {
+        id: '/',
+        name: 'Inbound',
+        short_name: 'Inbound',
+        description: 'Inbound — pre-notify the hospital from the ambulance',
+        lang: 'en',
+        display: 'standalone',
+        orientation: 'any',
+        start_url: '/',
+        scope: '/',
+        // styles.css: --navy-800 (the top bar, the theme-color meta) and --background.
+        theme_color: '#0b2545',
+        background_color: '#f1f4f9',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+          { src: '/icons/apple-touch-icon-180.png', sizes: '180x180', type: 'image/png' },
+        ],
+      },
+      workbox: {
+        // The app shell: every built script, style, page and icon (not the source maps, not the icons'
+        // SVG sources). The plugin adds manifest.webmanifest itself.
+        globPatterns: ['**/*.{js,css,html,svg,png}'],
+        globIgnores: ['sw-extensions.js', 'icons/*.svg'],
+        navigateFallback: '/index.html',
+        navigateFallbackDenylist: navigationDenylist,
+        cleanupOutdatedCaches: true,
+        // A new version waits until the app says so (SKIP_WAITING); a first install takes the open page
+        // at once, so the team and complaint set it loads are already kept for the next offline start.
+        skipWaiting: false,
+        clientsClaim: true,
+        runtimeCaching,
+        importScripts: ['/sw-extensions.js'],
+        sourcemap: false,
+      },
+    }),
+  ],
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+  server: {
+    port: 5173,
+    proxy: {
+      ...Object.fromEntries(API_PATH_PREFIXES.map((path) => [path, { target: apiTarget, changeOrigin: true }])),
+      '/realtime': { target: apiTarget, ws: true, changeOrigin: true },
+    },
+  },
+});

@@ -1,0 +1,67 @@
+import { useMe } from '../auth/queries';
+import { useSignOut } from '../auth/mutations';
+import { HospitalHeader } from './HospitalHeader';
+import { useHospitals } from './queries';
+
+/** The console's home. For now the hospital header; the inbound board itself is its own issue. */
+export function BoardPage() {
+  const me = useMe();
+  const signOut = useSignOut();
+  const hospitalQueries = useHospitals(me.data?.hospitalMemberships.map((membership) => membership._id) ?? []);
+
+  if (me.isPending) return <Loading />;
+  if (me.isError) return <LoadError message={me.error.message} onRetry={() => void me.refetch()} />;
+
+  const failed = hospitalQueries.find((query) => query.isError);
+  if (failed?.error) return <LoadError message={failed.error.message} onRetry={() => void failed.refetch()} />;
+  if (hospitalQueries.some((query) => query.isPending)) return <Loading />;
+
+  const hospitals = hospitalQueries.flatMap((query) => (query.data ? [query.data] : []));
+  const isAdmin = me.data.roles.includes('orgAdmin');
+
+  return (
+    <div className="layout">
+      <HospitalHeader
+        user={me.data}
+        hospitals={hospitals}
+        onSignOut={() => signOut.mutate()}
+        signingOut={signOut.isPending}
+      />
+      <main className="board">
+        <section className="panel" aria-labelledby="inbound-title">
+          <h2 id="inbound-title">Inbound patients</h2>
+          {hospitals.length > 0 ? (
+            <p className="muted">
+              Ambulances pre-notifying {hospitals.map((h) => h.name).join(' or ')} will appear here.
+            </p>
+          ) : isAdmin ? (
+            <p className="muted">You administer the organisation. Hospital boards are shown to their ED staff.</p>
+          ) : (
+            <p className="muted">Your account is not linked to an emergency department. Ask your administrator.</p>
+          )}
+        </section>
+      </main>
+    </div>
+  );
+}
+
+function Loading() {
+  return (
+    <main className="centered" role="status">
+      Loading…
+    </main>
+  );
+}
+
+function LoadError({ message, onRetry }: { message: string; onRetry: () => void }) {
+  return (
+    <main className="centered">
+      <div role="alert" className="banner banner-error">
+        {message}
+      </div>
+      <button className="button" type="button" onClick={onRetry}>
+        Try again
+      </button>
+    </main>
+  );
+}

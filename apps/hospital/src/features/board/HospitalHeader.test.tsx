@@ -1,0 +1,63 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, render, screen } from '@testing-library/react';
+import type { Hospital, User } from '@inbound/contract';
+import { HospitalHeader } from './HospitalHeader';
+
+const user: User = {
+  id: 'u-ed1',
+  _id: 'u-ed1',
+  username: 'ed1',
+  email: null,
+  displayName: 'Taylor Brooks',
+  features: [],
+  emsAgencyMemberships: [],
+  emsAgenciesAdministered: [],
+  hospitalMemberships: [{ _id: 'h1' }],
+  roles: ['edStaff'],
+};
+
+const hospital: Hospital = {
+  _id: 'h1',
+  id: 'h1',
+  name: 'Riverside Regional Medical Center',
+  nonTwiage: false,
+  statusChannelId: 'hospital-status:h1',
+  edPhoneNumbers: [],
+  activeStatuses: [],
+  supportedFeatures: [],
+  location: null,
+};
+
+afterEach(cleanup);
+
+describe('HospitalHeader', () => {
+  it("names the user's hospital as the page heading, with who is signed in", () => {
+    render(<HospitalHeader user={user} hospitals={[hospital]} onSignOut={() => undefined} signingOut={false} />);
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Riverside Regional Medical Center');
+    expect(screen.getByText('Taylor Brooks')).toBeTruthy();
+    expect(screen.getByText('ED staff')).toBeTruthy();
+  });
+
+  it('says what an organisation admin without a hospital is looking at', () => {
+    render(
+      <HospitalHeader
+        user={{ ...user, hospitalMemberships: [], roles: ['orgAdmin'] }}
+        hospitals={[]}
+        onSignOut={() => undefined}
+        signingOut={false}
+      />,
+    );
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Organisation administration');
+  });
+
+  it('signs out on Sign out, and shows that it is doing so', () => {
+    const onSignOut = vi.fn();
+    const { rerender } = render(
+      <HospitalHeader user={user} hospitals={[hospital]} onSignOut={onSignOut} signingOut={false} />,
+    );
+    screen.getByRole('button', { name: 'Sign out' }).click();
+    expect(onSignOut).toHaveBeenCalledOnce();
+    rerender(<HospitalHeader user={user} hospitals={[hospital]} onSignOut={onSignOut} signingOut />);
+    expect(screen.getByRole('button', { name: 'Signing out...' })).toHaveProperty('disabled', true);
+  });
+});

@@ -1,0 +1,224 @@
+/**
+ * Configuration: one zod schema over the environment. Every problem is reported at once, so an
+ * operator fixes a broken deployment in one pass instead of one restart per mistake.
+ */
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { BRAND_NAME_DEFAULT } from '@inbound/contract';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+const DURATION = /^(\d+)\s*(ms|s|m|h|d)?$/;
+const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** "12h", "30m", "45s", "7d", "500ms" or plain seconds → milliseconds; null when unreadable. */
+export function parseDuration(text: string): number | null {
+  const match = DURATION.exec(text.trim());
+  if (!match) return null;
+  const unit = (match[2] ?? 's') as keyof typeof UNIT_MS;
+  const ms = Number(match[1]) * UNIT_MS[unit];
+  return ms > 0 ? ms : null;
+}
+
+const duration = (name: string) =>
+  z.string().transform((text, ctx) => {
+    const ms = parseDuration(text);
+    if (ms === null) {
+      ctx.addIssue({ code: 'custom', message: `${name} must be a duration such as 12h, 30m or 900s` });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
+const positiveInt = (name: string) =>
+  z
+    .string()
+    .regex(/^\d+$/, `${name} must be a positive whole number`)
+    .transform(Number)
+    .refine((n) => n > 0, `${name} must be a positive whole number`);
+
+const booleanFlag = (name: string) =>
+  z
+    .string()
+    .transform((v) => v.trim().toLowerCase())
+    .refine((v) => ['true', 'false', '1', '0', 'yes', 'no', ''].includes(v), `${name} must be true or false`)
+    .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const url = (name: string, protocols: string[]) =>
+  z.string().refine(
+    (value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    `${name} must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+  );
+
+const IceServer = z.object({
+  urls: z.union([z.string(), z.array(z.string())]),
+  username: z.string().optional(),
+  credential: z.string().optional(),
+});
+export type IceServer = z.infer<typeof IceServer>;
+
+const iceServers = z.string().transform((text, ctx) => {
+  try {
+    const parsed = z.array(IceServer).safeParse(JSON.parse(text));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // falls through to the issue below
+  }
+  ctx.addIssue({ code: 'custom', message: 'ICE_SERVERS must be a JSON array of { urls, username?, credential? }' });
+  return z.NEVER;
+});
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const EnvSchema = z.object({
+  PORT: positiveInt('PORT')
+    .refine((n) => n < 65_536, 'PORT must be at most 65535')
+    .default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  // Behind a load balancer the client address is in X-Forwarded-For; without this every request
+  // would seem to come from the balancer and share one sign-in limit.
+  TRUST_PROXY: z
+    .string()
+    .transform((v): boolean | number | string =>
+      v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v,
+    )
+    .default(false),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: url('DATABASE_URL', ['postgres:', 'postgresql:']).optional(),
+  REDIS_URL: url('REDIS_URL', ['redis:', 'rediss:']).optional(),
+  JWT_SECRET: z
+    .string()
+    .min(32, 'JWT_SECRET must be at least 32 characters (leave it unset to generate one)')
+    .optional(),
+  TOKEN_TTL: duration('TOKEN_TTL').default(12 * 3_600_000),
+  AUTH_CACHE_TTL: duration('AUTH_CACHE_TTL').default(2_000),
+  PUBLIC_URL: url('PUBLIC_URL', ['http:', 'https:']).optional(),
+  ICE_SERVERS: iceServers.default([{ urls: 'stun:stun.l.google.com:19302' }]),
+  LLM_BASE_URL: url('LLM_BASE_URL', ['http:', 'https:']).optional(),
+  LLM_MODEL: z.string().min(1).optional(),
+  LLM_API_KEY: z.string().min(1).optional(),
+  BRAND_NAME: z.string().min(1).max(60).default(BRAND_NAME_DEFAULT),
+  SEED_DEMO: booleanFlag('SEED_DEMO').default(false),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  CREW_DIST: z.string().min(1).default(path.join(repoRoot, 'apps/crew/dist')),
+  HOSPITAL_DIST: z.string().min(1).default(path.join(repoRoot, 'apps/hospital/dist')),
+  // Sign-in limits: per address (network-level guessing) and per account (targeted guessing).
+  SIGNIN_LIMIT_PER_ADDRESS: positiveInt('SIGNIN_LIMIT_PER_ADDRESS').default(30),
+  SIGNIN_WINDOW_PER_ADDRESS: duration('SIGNIN_WINDOW_PER_ADDRESS').default(60_000),
+  SIGNIN_LIMIT_PER_ACCOUNT: positiveInt('SIGNIN_LIMIT_PER_ACCOUNT').default(10),
+  SIGNIN_WINDOW_PER_ACCOUNT: duration('SIGNIN_WINDOW_PER_ACCOUNT').default(15 * 60_000),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Fastify's trustProxy: true, a hop count, or a comma-separated list of proxy addresses/CIDRs. */
+  trustProxy: boolean | number | string;
+  dataDir: string;
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  /** Null until resolved: `loadConfig` reads or generates it; tests pass their own. */
+  jwtSecret: string | null;
+  tokenTtlMs: number;
+  /** How long a checked token is trusted without a database read; bounds cross-process revocation lag. */
+  authCacheMs: number;
+  publicUrl: string | null;
+  iceServers: IceServer[];
+  llm: { baseUrl: string; model: string | null; apiKey: string | null } | null;
+  brandName: string;
+  seedDemo: boolean;
+  logLevel: (typeof LOG_LEVELS)[number];
+  crewDist: string;
+  hospitalDist: string;
+  signInLimits: {
+    perAddress: { max: number; windowMs: number };
+    perAccount: { max: number; windowMs: number };
+  };
+}
+
+export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
+
+/** Parses the environment without touching the disk. Empty variables count as unset. */
+export function parseConfig(env: Record<string, string | undefined>): ConfigResult {
+  const cleaned = Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''),
+  );
+  const result = EnvSchema.safeParse(cleaned);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => {
+      const name = issue.path.join('.');
+      return issue.message.startsWith(name) ? issue.message : `${name}: ${issue.message}`;
+    });
+    return { ok: false, problems };
+  }
+  const e = result.data;
+  return {
+    ok: true,
+    config: {
+      port: e.PORT,
+      host: e.HOST,
+      trustProxy: e.TRUST_PROXY,
+      dataDir: path.resolve(e.DATA_DIR),
+      databaseUrl: e.DATABASE_URL ?? null,
+      redisUrl: e.REDIS_URL ?? null,
+      jwtSecret: e.JWT_SECRET ?? null,
+      tokenTtlMs: e.TOKEN_TTL,
+      authCacheMs: e.AUTH_CACHE_TTL,
+      publicUrl: e.PUBLIC_URL?.replace(/\/+$/, '') ?? null,
+      iceServers: e.ICE_SERVERS,
+      llm: e.LLM_BASE_URL
+        ? { baseUrl: e.LLM_BASE_URL, model: e.LLM_MODEL ?? null, apiKey: e.LLM_API_KEY ?? null }
+        : null,
+      brandName: e.BRAND_NAME,
+      seedDemo: e.SEED_DEMO,
+      logLevel: e.LOG_LEVEL,
+      crewDist: path.resolve(e.CREW_DIST),
+      hospitalDist: path.resolve(e.HOSPITAL_DIST),
+      signInLimits: {
+        perAddress: { max: e.SIGNIN_LIMIT_PER_ADDRESS, windowMs: e.SIGNIN_WINDOW_PER_ADDRESS },
+        perAccount: { max: e.SIGNIN_LIMIT_PER_ACCOUNT, windowMs: e.SIGNIN_WINDOW_PER_ACCOUNT },
+      },
+    },
+  };
+}
+
+/**
+ * The JWT signing secret: from the environment, else the one kept in DATA_DIR, else a new one written
+ * there (mode 600) — so tokens survive a restart without anyone having to invent a secret.
+ */
+export function resolveJwtSecret(config: Config): string {
+  if (config.jwtSecret) return config.jwtSecret;
+  mkdirSync(config.dataDir, { recursive: true });
+  const file = path.join(config.dataDir, 'jwt-secret');
+  if (existsSync(file)) {
+    const stored = readFileSync(file, 'utf8').trim();
+    if (stored.length >= 32) return stored;
+  }
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+/** Reads the environment and resolves the secret; throws a ConfigError listing every problem. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config & { jwtSecret: string } {
+  const result = parseConfig(env);
+  if (!result.ok) throw new ConfigError(result.problems);
+  return { ...result.config, jwtSecret: resolveJwtSecret(result.config) };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Opens the database: SQLite in DATA_DIR by default (one file, nothing to run beside the server),
+ * PostgreSQL when DATABASE_URL is set (many server processes, one database).
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import pg from 'pg';
+import type { DB } from './schema.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: DialectName;
+  /** Where it lives, safe to print: the file, or the PostgreSQL URL without its password. */
+  location: string;
+  close(): Promise<void>;
+}
+
+export function openSqlite(file: string): Database {
+  if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  // WAL lets readers go on while one writer commits; FULL makes a commit survive power loss, which a
+  // patient record must; busy_timeout waits for the writer instead of failing with SQLITE_BUSY.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  return { db, dialect: 'sqlite', location: file, close: () => db.destroy() };
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query anew; compiling the SQL was the largest single cost of a read here. The
+ * queries are a small fixed set (the builder emits parameters, never inlined values), so each is prepared
+ * once and reused. Reuse is safe because the driver runs a statement to completion synchronously — we
+ * never stream (`iterate`) from SQLite, which would hold a statement open across awaits.
+ */
+export function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (!statement) {
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+        statement = sqlite.prepare(sql);
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+  };
+}
+
+export function openPostgres(connectionString: string, poolSize = 10): Database {
+  // synchronous_commit=on for every connection, whatever the server's default: a COMMIT returns only
+  // once its WAL is flushed, so a case event the server has answered survives a crash.
+  const pool = new pg.Pool({ connectionString, max: poolSize, options: '-c synchronous_commit=on' });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', location: redactUrl(connectionString), close: () => db.destroy() };
+}
+
+export function createDatabase(config: { dataDir: string; databaseUrl: string | null }): Database {
+  return config.databaseUrl ? openPostgres(config.databaseUrl) : openSqlite(path.join(config.dataDir, 'inbound.db'));
+}
+
+export function redactUrl(value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}
+
+/** PostgreSQL answers count(*) as a string (bigint); SQLite as a number. */
+export function toCount(value: string | number | bigint | null | undefined): number {
+  return value === null || value === undefined ? 0 : Number(value);
+}

@@ -1,0 +1,39 @@
+/**
+ * Runs the migrations at start. They are listed here, in code, rather than read from a folder: tsx and
+ * any future bundle see the same list, and a migration cannot go missing from a deployment.
+ */
+import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import * as initialSchema from './migrations/20261121_2330_initial_schema.js';
+import * as cases from './migrations/20261122_0030_cases.js';
+
+export const migrations: Record<string, Migration> = {
+  '20261121_2330_initial_schema': initialSchema,
+  '20261122_0030_cases': cases,
+};
+
+function migrator(db: Kysely<unknown>): Migrator {
+  return new Migrator({ db, provider: { getMigrations: () => Promise.resolve(migrations) } });
+}
+
+function check(result: MigrationResultSet): string[] {
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`migration ${failed} failed: ${String(result.error)}`);
+  }
+  return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Brings the schema to the latest version; answers the names of the migrations it applied. */
+export async function migrateToLatest<T>(db: Kysely<T>): Promise<string[]> {
+  return check(await migrator(db as Kysely<unknown>).migrateToLatest());
+}
+
+/** Undoes every migration (tests use it to prove each `down` works). */
+export async function migrateDownAll<T>(db: Kysely<T>): Promise<void> {
+  const m = migrator(db as Kysely<unknown>);
+  for (;;) {
+    const result = await m.migrateDown();
+    check(result);
+    if (!result.results || result.results.length === 0) return;
+  }
+}

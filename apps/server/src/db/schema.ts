@@ -1,0 +1,288 @@
+/**
+ * The tables as Kysely sees them. Portable across SQLite and PostgreSQL: timestamps are ISO-8601 UTC
+ * text (they sort and compare as strings), JSON is text, booleans are integers 0/1. Repositories turn
+ * rows into the contract's shapes, so nothing above them sees these storage choices.
+ */
+import type { Insertable, Selectable } from 'kysely';
+
+export interface UsersTable {
+  id: string;
+  username: string;
+  /** Lower-cased username: sign-in is case-insensitive and usernames are unique regardless of case. */
+  username_key: string;
+  email: string | null;
+  email_key: string | null;
+  display_name: string;
+  password_hash: string;
+  disabled: number;
+  /** JSON: [{ name, enabled }] */
+  features: string;
+  /** JSON: UserRole[] */
+  roles: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AgencyMembersTable {
+  agency_id: string;
+  user_id: string;
+  role: 'member' | 'admin';
+}
+
+export interface HospitalStaffTable {
+  hospital_id: string;
+  user_id: string;
+}
+
+export interface AgenciesTable {
+  id: string;
+  name: string;
+  complaint_set_name: string;
+  max_case_length: number;
+  /** JSON: [{ name }] */
+  emt_levels: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AgencyHospitalsTable {
+  agency_id: string;
+  hospital_id: string;
+  position: number;
+}
+
+export interface TrucksTable {
+  id: string;
+  agency_id: string;
+  name: string;
+  is_als: number;
+  position: number;
+}
+
+export interface MonitorsTable {
+  id: string;
+  agency_id: string;
+  name: string;
+  type: string;
+  position: number;
+}
+
+export interface FormsTable {
+  id: string;
+  type: string;
+  title: string;
+  subtitle: string;
+  /** JSON: [{ key, name, type }] */
+  fields: string;
+}
+
+export interface AgencyFormsTable {
+  agency_id: string;
+  form_id: string;
+  position: number;
+}
+
+export interface HospitalsTable {
+  id: string;
+  name: string;
+  non_twiage: number;
+  status_channel_id: string;
+  /** JSON: [{ name, phoneNumber }] */
+  ed_phone_numbers: string;
+  /** JSON: [{ name, enabled }] */
+  supported_features: string;
+  latitude: number | null;
+  longitude: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface HospitalStatusesTable {
+  id: string;
+  hospital_id: string;
+  status: string;
+  priority: 'critical' | 'urgent';
+  set_at: string;
+  cleared_at: string | null;
+}
+
+export interface ComplaintSetsTable {
+  id: string;
+  name: string;
+  version: number;
+  /** JSON: Complaint[] — a set is published as a whole and read as a whole. */
+  complaints: string;
+  created_at: string;
+}
+
+export interface BroadcastsTable {
+  id: string;
+  content: string;
+  urgent: number;
+  type: 'emsDispatch' | null;
+  case_number: string | null;
+  sender_organization_name: string;
+  created_at: string;
+}
+
+export interface BroadcastAgenciesTable {
+  broadcast_id: string;
+  agency_id: string;
+}
+
+export interface SessionsTable {
+  jti: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+  /** e.g. "ems/web": which client the token was issued to. */
+  client: string;
+}
+
+export interface SignInThrottleTable {
+  account_key: string;
+  failures: number;
+  window_started_at: string;
+}
+
+export interface FeedbackTable {
+  id: string;
+  user_id: string;
+  message: string;
+  client: string;
+  client_version: string;
+  created_at: string;
+}
+
+export interface CasesTable {
+  id: string;
+  case_number: string;
+  placeholder_id: string | null;
+  type: 'emsED' | 'hospitalED';
+  owned_by: string;
+  agency_id: string;
+  truck_id: string;
+  /** The complaint-set version the case was started with; complaints and tags are checked against it. */
+  complaint_set_id: string;
+  complaint_set_name: string;
+  complaint_id: string | null;
+  destination_hospital_id: string | null;
+  age: number | null;
+  age_period: number;
+  gender: 'M' | 'F' | null;
+  monitor_id: string | null;
+  monitor_patient_id: string | null;
+  monitor_type: string | null;
+  /** JSON: [{ key, value }] of the patient info form */
+  patient_info: string;
+  last_latitude: number | null;
+  last_longitude: number | null;
+  last_location_at: string | null;
+  began_at: string;
+  created_at: string;
+  closed_at: string | null;
+  arrived_at: string | null;
+  updated_at: string;
+  /** The seq of the case's last event. */
+  version: number;
+}
+
+export interface CaseEventsTable {
+  id: string;
+  case_id: string;
+  /** 1, 2, 3… per case: the order the events were committed in. */
+  seq: number;
+  type: string;
+  actor_user_id: string;
+  /** Server time of the write. */
+  created_at: string;
+  /** The client's Created-At header, when it sent a valid one (when the crew made the change). */
+  client_created_at: string | null;
+  /** JSON: the change. */
+  payload: string;
+}
+
+export interface CaseAccessTable {
+  case_id: string;
+  user_id: string;
+  /** 'owner' now; 'transferee' when the case-transfer issue lands. */
+  role: string;
+  granted_at: string;
+}
+
+export interface CaseTagsTable {
+  case_id: string;
+  tag_id: string;
+  complaint_id: string;
+  group_identifier: string | null;
+  added_at: string;
+  /** The seq of the event that selected it: tags are listed in the order they were chosen. */
+  seq: number;
+}
+
+export interface CaseTagValuesTable {
+  id: string;
+  case_id: string;
+  tag_id: string;
+  /** JSON: [{ key, value, name, type }] */
+  fields: string;
+  updated_at: string;
+  seq: number;
+}
+
+export interface CaseIdempotencyKeysTable {
+  user_id: string;
+  key: string;
+  case_id: string;
+  /** sha-256 of method, URL and body. */
+  request_hash: string;
+  status: number;
+  /** JSON: the body first answered. */
+  response: string;
+  created_at: string;
+}
+
+export interface CaseFeedbackTable {
+  id: string;
+  case_id: string;
+  user_id: string;
+  rating: number;
+  notes: string;
+  type: string;
+  created_at: string;
+}
+
+export interface DB {
+  users: UsersTable;
+  agency_members: AgencyMembersTable;
+  hospital_staff: HospitalStaffTable;
+  agencies: AgenciesTable;
+  agency_hospitals: AgencyHospitalsTable;
+  trucks: TrucksTable;
+  monitors: MonitorsTable;
+  forms: FormsTable;
+  agency_forms: AgencyFormsTable;
+  hospitals: HospitalsTable;
+  hospital_statuses: HospitalStatusesTable;
+  complaint_sets: ComplaintSetsTable;
+  broadcasts: BroadcastsTable;
+  broadcast_agencies: BroadcastAgenciesTable;
+  sessions: SessionsTable;
+  sign_in_throttle: SignInThrottleTable;
+  feedback: FeedbackTable;
+  cases: CasesTable;
+  case_events: CaseEventsTable;
+  case_access: CaseAccessTable;
+  case_tags: CaseTagsTable;
+  case_tag_values: CaseTagValuesTable;
+  case_idempotency_keys: CaseIdempotencyKeysTable;
+  case_feedback: CaseFeedbackTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type HospitalRow = Selectable<HospitalsTable>;
+export type AgencyRow = Selectable<AgenciesTable>;
+export type CaseRow = Selectable<CasesTable>;
+export type CaseEventRow = Selectable<CaseEventsTable>;

@@ -1,0 +1,92 @@
+/**
+ * Binds a route of the contract table to a handler: the same zod schemas validate the request and
+ * shape the response, and an authenticated route gets the principal before its body is even read.
+ */
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestAsyncHookHandler,
+  RouteShorthandOptions,
+} from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { ErrorBody, type RouteDef } from '@inbound/contract';
+import type { Principal } from '../modules/auth/principal.js';
+import { unauthorized } from '../errors.js';
+
+type Input<T> = T extends z.ZodType ? z.output<T> : undefined;
+// A route with `response: null` answers 204 and its handler returns nothing.
+// eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- "returns nothing" is exactly void here
+type Output<R extends RouteDef> = R['response'] extends z.ZodType ? z.input<R['response']> : void;
+
+export interface RouteInput<R extends RouteDef> {
+  params: Input<R['params']>;
+  query: Input<R['query']>;
+  body: Input<R['body']>;
+  principal: R['auth'] extends true ? Principal : null;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export interface RouteContext {
+  /** The token check, from the auth module. */
+  authenticate: onRequestAsyncHookHandler;
+}
+
+export interface BindOptions {
+  /** Success status; 200 by default, 204 when the route answers nothing. */
+  status?: number;
+  /** Per-route @fastify/rate-limit settings. */
+  rateLimit?: { max: number; timeWindow: number; errorResponseBuilder?: () => Error };
+  bodyLimit?: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+export function bindRoute<R extends RouteDef>(
+  app: FastifyInstance,
+  ctx: RouteContext,
+  def: R,
+  handler: (input: RouteInput<R>) => Promise<Output<R>>,
+  options: BindOptions = {},
+): void {
+  const status = options.status ?? (def.response ? 200 : 204);
+  const schema: NonNullable<RouteShorthandOptions['schema']> = {
+    summary: def.summary,
+    response: {
+      ...(def.response ? { [status]: def.response } : {}),
+      '4xx': ErrorBody,
+    },
+  };
+  if (def.params) schema.params = def.params;
+  if (def.query) schema.querystring = def.query;
+  if (def.body) schema.body = def.body;
+  if (def.auth) schema.security = [{ jwt: [] }];
+
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: def.method,
+    url: def.path,
+    schema,
+    ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
+    config: options.rateLimit ? { rateLimit: options.rateLimit } : {},
+    onRequest: def.auth ? [ctx.authenticate] : [],
+    handler: async (request, reply) => {
+      if (def.auth && !request.principal) throw unauthorized();
+      const result = await handler({
+        params: request.params,
+        query: request.query,
+        body: request.body,
+        principal: request.principal,
+        request,
+        reply,
+      } as RouteInput<R>);
+      reply.code(status);
+      return def.response ? result : reply.send();
+    },
+  });
+}

@@ -1,0 +1,47 @@
+/**
+ * Security headers (helmet). Defaults stay on; the lines below are the ones we change, and why.
+ */
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+
+export async function registerSecurityHeaders(app: FastifyInstance, publicUrl: string | null): Promise<void> {
+  // 'self' covers ws:/wss: of the same host in CSP Level 3 browsers; with PUBLIC_URL we also name the
+  // WebSocket origin explicitly for older engines and for proxies that change the scheme.
+  const wsOrigins: string[] = [];
+  if (publicUrl) {
+    const url = new URL(publicUrl);
+    wsOrigins.push(`${url.protocol === 'https:' ? 'wss:' : 'ws:'}//${url.host}`);
+  }
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        // The apps ship only bundled scripts from their own origin: no inline script, no eval.
+        scriptSrc: ["'self'"],
+        // Component libraries set inline styles; styles cannot run code, so this is the usual trade-off.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        // Photos and EKG previews are shown from blob: URLs before upload; small icons come as data: URLs.
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        // The API and the real-time socket live on this origin.
+        connectSrc: ["'self'", ...wsOrigins],
+        // Voice memos and videos play back from blob: URLs while they wait in the outbox.
+        mediaSrc: ["'self'", 'blob:'],
+        // The service worker and any media-conversion worker are same-origin (blob: for inline workers).
+        workerSrc: ["'self'", 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        manifestSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        // Off: a crew tablet on a station's plain-http LAN address must not be forced to https.
+        upgradeInsecureRequests: null,
+      },
+    },
+    // Camera, microphone and location are the product (media, calls, GPS); helmet leaves
+    // Permissions-Policy alone, so the browser's defaults apply.
+    // Off: the apps load no cross-origin resources that would need CORP opt-in, but a TURN/LLM origin
+    // might in future; COEP would break those silently.
+    crossOriginEmbedderPolicy: false,
+  });
+}

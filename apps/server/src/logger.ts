@@ -1,0 +1,42 @@
+/**
+ * Log settings. Logs never carry passwords, tokens, cookies, bodies or query strings (a query can
+ * carry a patient's or a crew member's name): the request serializer keeps method, path and id only,
+ * and redact catches the rest should anyone log an object with such a field.
+ */
+import type { FastifyServerOptions } from 'fastify';
+import type { DestinationStream } from 'pino';
+
+export const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  'authorization',
+  'password',
+  'currentPassword',
+  'newPassword',
+  'verifyPassword',
+  'token',
+  '*.password',
+  '*.currentPassword',
+  '*.newPassword',
+  '*.verifyPassword',
+  '*.token',
+  '*.authorization',
+];
+
+export function loggerOptions(level: string, stream?: DestinationStream): FastifyServerOptions['logger'] {
+  return {
+    level,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    serializers: {
+      req: (req: { method: string; url: string; id: string }) => ({
+        id: req.id,
+        method: req.method,
+        url: req.url.split('?')[0],
+      }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+    ...(stream ? { stream } : {}),
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * Starts the server: reads the config (refusing to start, with every problem listed, when it is
+ * wrong), migrates, seeds the demo data when SEED_DEMO=true, listens, and says what it runs on.
+ * SIGTERM/SIGINT close it cleanly: in-flight requests finish, the database closes.
+ */
+import { existsSync } from 'node:fs';
+import { buildApp } from './app.js';
+import { systemClock } from './clock.js';
+import { ConfigError, loadConfig } from './config.js';
+import { createDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { hashPassword } from './modules/auth/passwords.js';
+import { demoSignIns, seedDemoData } from './seed/seed.js';
+
+const describeLimit = (limit: { max: number; windowMs: number }) =>
+  `${limit.max}/${Math.round(limit.windowMs / 1000)} s`;
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`inbound: cannot start.\n${error.message}`);
+      process.exit(2);
+    }
+    throw error;
+  }
+
+  const database = createDatabase(config);
+  const applied = await migrateToLatest(database.db);
+  const seeded = config.seedDemo ? await seedDemoData(database.db, { clock: systemClock, hashPassword }) : null;
+
+  const app = await buildApp(config, { database });
+  const address = await app.listen({ port: config.port, host: config.host });
+  const url = config.publicUrl ?? `http://localhost:${config.port}`;
+
+  const lines = [
+    `${config.brandName} server listening on ${address} — open ${url}`,
+    `  database   ${database.dialect} (${database.location})${applied.length ? `, migrations applied: ${applied.join(', ')}` : ''}`,
+    `  broker     ${config.redisUrl ? 'redis (REDIS_URL set; not used until real-time arrives)' : 'in-process'}`,
+    `  storage    ${config.dataDir}`,
+    `  crew app   ${existsSync(config.crewDist) ? `${url}/` : `not built (${config.crewDist})`}`,
+    `  hospital   ${existsSync(config.hospitalDist) ? `${url}/hospital/` : `not built (${config.hospitalDist})`}`,
+    `  API docs   ${url}/api/docs`,
+    `  auth       tokens last ${config.tokenTtlMs / 60_000} min; sign-in limits ${describeLimit(config.signInLimits.perAddress)} per address, ${describeLimit(config.signInLimits.perAccount)} failures per account`,
+  ];
+  if (seeded) {
+    lines.push(`  demo data  seeded (${seeded.usersCreated} new users). Sign in with:`);
+    for (const s of demoSignIns)
+      lines.push(`    ${s.username.padEnd(8)} / ${s.password.padEnd(14)} ${s.displayName} (${s.role})`);
+  }
+  console.info(lines.join('\n'));
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    console.info(`${signal}: closing`);
+    app
+      .close()
+      .then(() => database.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error('error while closing', error);
+          process.exit(1);
+        },
+      );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error('inbound: failed to start', error);
+  process.exit(1);
+});

@@ -1,0 +1,160 @@
+/**
+ * Signing in and out, and turning a request's token into a principal.
+ *
+ * A token is valid when its signature and expiry check out AND its session row is neither revoked nor
+ * expired AND its user still exists and is enabled. Wrong credentials answer one message whether the
+ * user exists or not, and take the same time (an argon2 verify runs either way).
+ */
+import {
+  serverMessages,
+  tokenFromAuthorization,
+  type SignInBody,
+  type SignInResponse,
+  type UserRole,
+} from '@inbound/contract';
+import type { Clock } from '../../clock.js';
+import { AppError, tooManyRequests, unauthorized } from '../../errors.js';
+import type { AuthRepository } from './auth.repository.js';
+import type { Principal } from './principal.js';
+import type { TokenService } from './tokens.js';
+
+export interface AuthServiceDeps {
+  repo: AuthRepository;
+  tokens: TokenService;
+  clock: Clock;
+  users: {
+    findSignInCandidate(
+      login: string,
+    ): Promise<{ id: string; passwordHash: string; disabled: boolean; roles: UserRole[] } | null>;
+    loadPrincipal(userId: string, sessionId: string): Promise<Principal | null>;
+  };
+  passwords: {
+    verify(hash: string, password: string): Promise<boolean>;
+    verifyAgainstDummy(password: string): Promise<void>;
+  };
+  /** Failed sign-ins allowed per account in a window before 429. */
+  accountLimit: { max: number; windowMs: number };
+  /** How long a checked token's principal is reused without reading the database again (0: never). */
+  principalCacheMs: number;
+}
+
+/** Bound on cached principals; the oldest entries go first. */
+const PRINCIPAL_CACHE_SIZE = 10_000;
+
+interface CachedPrincipal {
+  principal: Principal;
+  sessionExpiresAt: string;
+  cachedAt: number;
+}
+
+export function createAuthService({
+  repo,
+  tokens,
+  clock,
+  users,
+  passwords,
+  accountLimit,
+  principalCacheMs,
+}: AuthServiceDeps) {
+  const windowStart = (now: Date) => new Date(now.getTime() - accountLimit.windowMs).toISOString();
+
+  // Every read of the console and the crew app checks its token; the session and membership reads were
+  // most of a read's cost. Sign-out and password changes in this process drop entries at once; another
+  // process (behind a load balancer) sees a revocation or a disabled user within principalCacheMs.
+  const principals = new Map<string, CachedPrincipal>();
+  const forgetSessions = (match: (entry: CachedPrincipal, jti: string) => boolean) => {
+    for (const [jti, entry] of principals) if (match(entry, jti)) principals.delete(jti);
+  };
+  const cachedPrincipal = (jti: string, now: Date): Principal | null => {
+    const entry = principals.get(jti);
+    if (!entry) return null;
+    if (now.getTime() - entry.cachedAt >= principalCacheMs || entry.sessionExpiresAt <= now.toISOString()) {
+      principals.delete(jti);
+      return null;
+    }
+    return entry.principal;
+  };
+
+  return {
+    async signIn(body: SignInBody): Promise<SignInResponse> {
+      const now = clock.now();
+      const accountKey = body.username.trim().toLowerCase();
+      // Counted per typed name, known or not, so the limit itself reveals nothing about who exists.
+      if ((await repo.failuresSince(accountKey, windowStart(now))) >= accountLimit.max) {
+        throw tooManyRequests(serverMessages.tooManySignIns);
+      }
+
+      const candidate = await users.findSignInCandidate(accountKey);
+      const passwordOk = candidate
+        ? await passwords.verify(candidate.passwordHash, body.password)
+        : (await passwords.verifyAgainstDummy(body.password), false);
+      if (!candidate || !passwordOk) {
+        await repo.recordFailure(accountKey, now.toISOString(), windowStart(now));
+        throw unauthorized(serverMessages.invalidCredentials);
+      }
+      // Said only to someone who knows the password: a disabled account is not a secret from its owner.
+      if (candidate.disabled) throw new AppError(403, 'forbidden', serverMessages.accountDisabled);
+      // The console shows patient data of a whole ED: only its staff and organisation admins get a token for it.
+      if (
+        body.twiageClient === 'hospital' &&
+        !candidate.roles.some((role) => role === 'edStaff' || role === 'orgAdmin')
+      ) {
+        throw new AppError(403, 'forbidden', serverMessages.notHospitalStaff);
+      }
+
+      await repo.clearFailures(accountKey);
+      const issued = await tokens.issue(candidate.id, now);
+      await repo.createSession({
+        jti: issued.jti,
+        userId: candidate.id,
+        createdAt: now.toISOString(),
+        expiresAt: issued.expiresAt.toISOString(),
+        client: `${body.twiageClient}/${body.platform}`,
+      });
+      return { authorizationToken: { token: issued.token, expirationDate: issued.expiresAt.toISOString() } };
+    },
+
+    /** The principal behind an `Authorization: JWT …` header; throws 401 for anything less. */
+    async authenticate(authorization: string | undefined): Promise<Principal> {
+      const token = tokenFromAuthorization(authorization);
+      if (!token) throw unauthorized(serverMessages.authRequired);
+      const now = clock.now();
+      const verified = await tokens.verify(token, now);
+      if (!verified) throw unauthorized(serverMessages.tokenInvalid);
+      const cached = cachedPrincipal(verified.jti, now);
+      if (cached) return cached;
+      // Both reads at once: PostgreSQL overlaps them; this runs on every authenticated request.
+      const [session, principal] = await Promise.all([
+        repo.findSession(verified.jti),
+        users.loadPrincipal(verified.userId, verified.jti),
+      ]);
+      if (
+        !session ||
+        session.userId !== verified.userId ||
+        session.revokedAt !== null ||
+        session.expiresAt <= now.toISOString()
+      ) {
+        throw unauthorized(serverMessages.tokenInvalid);
+      }
+      if (!principal) throw unauthorized(serverMessages.tokenInvalid);
+      if (principalCacheMs > 0) {
+        if (principals.size >= PRINCIPAL_CACHE_SIZE) principals.delete(principals.keys().next().value!);
+        principals.set(verified.jti, { principal, sessionExpiresAt: session.expiresAt, cachedAt: now.getTime() });
+      }
+      return principal;
+    },
+
+    async signOut(principal: Principal): Promise<void> {
+      await repo.revokeSession(principal.sessionId, clock.now().toISOString());
+      principals.delete(principal.sessionId);
+    },
+
+    async revokeOtherSessions(userId: string, keepSessionId: string): Promise<number> {
+      const revoked = await repo.revokeOtherSessions(userId, keepSessionId, clock.now().toISOString());
+      forgetSessions((entry, jti) => entry.principal.userId === userId && jti !== keepSessionId);
+      return revoked;
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

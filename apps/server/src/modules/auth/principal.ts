@@ -1,0 +1,20 @@
+/**
+ * Who is asking: loaded once per authenticated request and handed to every service, whose first line
+ * checks it. Teams are the union of the agencies the user is a member of and those they administer (§6).
+ */
+import type { UserRole } from '@inbound/contract';
+
+export interface Principal {
+  userId: string;
+  username: string;
+  /** The token's id: sign-out and password change revoke by it. */
+  sessionId: string;
+  roles: UserRole[];
+  memberOf: string[];
+  administers: string[];
+  teamIds: string[];
+  edHospitalIds: string[];
+}
+
+export const isOrgAdmin = (principal: Principal): boolean => principal.roles.includes('orgAdmin');
+export const isOnTeam = (principal: Principal, agencyId: string): boolean => principal.teamIds.includes(agencyId);

@@ -1,0 +1,39 @@
+/** Broadcast messages and the agencies each was sent to. Queries only. */
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+
+export function createBroadcastsRepository(db: Kysely<DB>) {
+  return {
+    /** Newest first, addressed to any of the agencies. */
+    async listForAgencies(agencyIds: readonly string[], limit: number) {
+      if (agencyIds.length === 0) return [];
+      const rows = await db
+        .selectFrom('broadcasts')
+        .selectAll()
+        .where('id', 'in', (eb) =>
+          eb.selectFrom('broadcast_agencies').select('broadcast_id').where('agency_id', 'in', agencyIds),
+        )
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+      if (rows.length === 0) return [];
+      const recipients = await db
+        .selectFrom('broadcast_agencies')
+        .select(['broadcast_id', 'agency_id'])
+        .where(
+          'broadcast_id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .orderBy('agency_id')
+        .execute();
+      return rows.map((row) => ({
+        ...row,
+        agencyIds: recipients.filter((r) => r.broadcast_id === row.id).map((r) => r.agency_id),
+      }));
+    },
+  };
+}
+
+export type BroadcastsRepository = ReturnType<typeof createBroadcastsRepository>;

@@ -1,0 +1,190 @@
+/**
+ * The case storage on each dialect: the repository's queries and constraints, durability settings,
+ * the case-number redraw, and the races the idempotency and the row lock must win — on SQLite and
+ * on PostgreSQL (where requests really run in parallel on a connection pool).
+ */
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authorizationHeader, buildPath, CreateCaseResponse, routes } from '@inbound/contract';
+import { systemClock } from '../../clock.js';
+import type { Principal } from '../auth/principal.js';
+import { createAgenciesRepository } from '../agencies/agencies.repository.js';
+import { createAgenciesService } from '../agencies/agencies.service.js';
+import { createComplaintsRepository } from '../complaints/complaints.repository.js';
+import { createComplaintsService } from '../complaints/complaints.service.js';
+import { createHospitalsRepository } from '../hospitals/hospitals.repository.js';
+import { createHospitalsService } from '../hospitals/hospitals.service.js';
+import { IDS } from '../../seed/demo-data.js';
+import { createTestApp, type TestApp } from '../../test/app.js';
+import { testDialects } from '../../test/databases.js';
+import { createCasesRepository, isCaseNumberViolation, isUniqueViolation } from './cases.repository.js';
+import { createCasesService, type WriteContext } from './cases.service.js';
+
+const dialects = await testDialects();
+
+const medic1: Principal = {
+  userId: IDS.users.medic1,
+  username: 'medic1',
+  sessionId: 'test',
+  roles: ['crew'],
+  memberOf: [IDS.agencies.riverside, IDS.agencies.lakeside],
+  administers: [IDS.agencies.hilltop],
+  teamIds: [IDS.agencies.riverside, IDS.agencies.lakeside, IDS.agencies.hilltop],
+  edHospitalIds: [],
+};
+const writeContext = (hash = 'h'): WriteContext => ({
+  idempotencyKey: randomUUID(),
+  requestHash: hash,
+  clientCreatedAt: null,
+});
+const createBody = {
+  emsAgency: IDS.agencies.riverside,
+  truck: 'truck-riverside-medic-1',
+  beganAt: '2026-11-21T12:00:00Z',
+};
+
+describe.each(dialects)('cases storage on %s', (dialect) => {
+  let t: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    t = await createTestApp({ dialect });
+    token = await t.signIn('medic1');
+  });
+  afterAll(() => t.close());
+
+  function services(caseNumbers?: () => string) {
+    const db = t.database.db;
+    const hospitals = createHospitalsService({
+      repo: createHospitalsRepository(db),
+      agencies: { agencyIdsDeliveringTo: () => Promise.resolve([]) },
+    });
+    const agencies = createAgenciesService({ repo: createAgenciesRepository(db), hospitals });
+    const complaints = createComplaintsService({ repo: createComplaintsRepository(db), agencies });
+    const repo = createCasesRepository(db);
+    return {
+      repo,
+      cases: createCasesService({
+        repo,
+        clock: systemClock,
+        agencies,
+        complaints,
+        hospitals,
+        ...(caseNumbers ? { caseNumbers } : {}),
+      }),
+    };
+  }
+
+  const send = (method: 'POST' | 'PATCH', url: string, body: unknown, key: string) =>
+    t.app.inject({
+      method,
+      url,
+      headers: { authorization: authorizationHeader(token), 'idempotency-key': key },
+      payload: body as object,
+    });
+
+  it('commits durably: SQLite synchronous=FULL in WAL mode, PostgreSQL synchronous_commit=on', async () => {
+    if (dialect === 'postgres') {
+      const result = await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(t.database.db);
+      expect(result.rows[0]?.synchronous_commit).toBe('on');
+    } else {
+      const sync = await sql<{ synchronous: number }>`pragma synchronous`.execute(t.database.db);
+      expect(sync.rows[0]?.synchronous).toBe(2); // FULL
+      const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(t.database.db);
+      expect(mode.rows[0]?.journal_mode).toBe('wal');
+    }
+  });
+
+  it('keeps one row per idempotency key and per case number, and recognises the violations', async () => {
+    const { repo, cases } = services();
+    const created = await cases.create(medic1, writeContext(), null, createBody);
+    const row = await repo.findById(created.body.id);
+    expect(row?.version).toBe(1);
+    const key = {
+      user_id: IDS.users.medic1,
+      key: 'k-duplicate',
+      case_id: created.body.id,
+      request_hash: 'h',
+      status: 200,
+      response: '{}',
+      created_at: 'now',
+    };
+    await repo.transaction((trx) => repo.insertIdempotencyKey(trx, key));
+    const duplicateKey = await repo.transaction((trx) => repo.insertIdempotencyKey(trx, key)).catch((e: unknown) => e);
+    expect(isUniqueViolation(duplicateKey)).toBe(true);
+    expect(isCaseNumberViolation(duplicateKey)).toBe(false);
+    const duplicateNumber = await repo
+      .transaction((trx) =>
+        repo.insertCase(
+          trx,
+          { ...row!, id: randomUUID(), created_at: 'now', updated_at: 'now', version: 0 },
+          IDS.users.medic1,
+        ),
+      )
+      .catch((e: unknown) => e);
+    expect(isCaseNumberViolation(duplicateNumber)).toBe(true);
+  });
+
+  it('draws another case number when the one drawn is taken', async () => {
+    const drawn = ['KMT-472', 'KMT-472', 'KMT-472', 'BRZ-385'];
+    const { cases } = services(() => drawn.shift()!);
+    const first = await cases.create(medic1, writeContext(), null, createBody);
+    const second = await cases.create(medic1, writeContext(), null, createBody);
+    expect([first.body.caseNumber, second.body.caseNumber]).toEqual(['KMT-472', 'BRZ-385']);
+    expect(drawn).toEqual([]);
+  });
+
+  it('lists events in order and locks the case row for a write', async () => {
+    const { repo, cases } = services();
+    const { body } = await cases.create(medic1, writeContext(), 'placeholder-1', createBody);
+    await cases.patch(medic1, writeContext('a'), body.id, { gender: 'F' });
+    await cases.patch(medic1, writeContext('b'), body.id, { complaint: 'stroke' });
+    expect((await repo.events(body.id)).map((e) => [Number(e.seq), e.type])).toEqual([
+      [1, 'caseStarted'],
+      [2, 'gender'],
+      [3, 'complaint'],
+    ]);
+    const locked = await repo.transaction((trx) => repo.lockForWrite(trx, body.id));
+    expect(locked).toMatchObject({ id: body.id, version: 3, gender: 'F', complaint_id: 'stroke' });
+    expect(await repo.transaction((trx) => repo.lockForWrite(trx, 'nope'))).toBeNull();
+    expect(await repo.hasAccess(body.id, IDS.users.medic1)).toBe(true);
+    expect(await repo.hasAccess(body.id, IDS.users.medic2)).toBe(false);
+    expect((await repo.findWithAccess(body.id, IDS.users.medic1))?.role).toBe('owner');
+    const other = await repo.findWithAccess(body.id, IDS.users.medic2);
+    expect(other?.role).toBeNull();
+    expect(other?.row).toMatchObject({ id: body.id, case_number: body.caseNumber });
+    expect(await repo.findWithAccess('nope', IDS.users.medic1)).toBeNull();
+  });
+
+  it('writes one event when N identical requests race with one key, and N in order with N keys', async () => {
+    const createKey = randomUUID();
+    const created = await Promise.all(
+      Array.from({ length: 6 }, () => send('POST', '/v4/twiageCases?placeholder-5', createBody, createKey)),
+    );
+    expect(created.map((r) => r.statusCode)).toEqual(Array(6).fill(201));
+    const { id } = CreateCaseResponse.parse(created[0]!.json());
+    expect(new Set(created.map((r) => CreateCaseResponse.parse(r.json()).id))).toEqual(new Set([id]));
+    const casesWithPlaceholder = await t.database.db
+      .selectFrom('cases')
+      .select('id')
+      .where('placeholder_id', '=', 'placeholder-5')
+      .execute();
+    expect(casesWithPlaceholder).toHaveLength(1);
+
+    const path = buildPath(routes.patchCase.path, { id });
+    const key = randomUUID();
+    const same = await Promise.all(
+      Array.from({ length: 12 }, () => send('PATCH', path, { age: 50, agePeriod: 3 }, key)),
+    );
+    expect(same.map((r) => r.statusCode)).toEqual(Array(12).fill(200));
+    expect(new Set(same.map((r) => r.body)).size).toBe(1);
+
+    const distinct = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => send('PATCH', path, { age: i + 1, agePeriod: 3 }, randomUUID())),
+    );
+    expect(distinct.map((r) => r.statusCode)).toEqual(Array(12).fill(200));
+    const events = await createCasesRepository(t.database.db).events(id);
+    expect(events.map((e) => Number(e.seq))).toEqual(Array.from({ length: 14 }, (_, i) => i + 1));
+    expect(events.filter((e) => e.type === 'age')).toHaveLength(13);
+  });
+});

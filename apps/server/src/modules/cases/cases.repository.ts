@@ -1,0 +1,175 @@
+/**
+ * Cases, their event log, tags, tag values, access list, idempotency keys and feedback. Queries only.
+ * Writes take the transaction they belong to (`Executor`): the service opens one per change, so the
+ * event and the case's current state commit together or not at all.
+ */
+import { sql, type Insertable, type Kysely, type Transaction, type Updateable } from 'kysely';
+import type {
+  CaseEventsTable,
+  CaseFeedbackTable,
+  CaseIdempotencyKeysTable,
+  CaseRow,
+  CasesTable,
+  CaseTagsTable,
+  CaseTagValuesTable,
+  DB,
+} from '../../db/schema.js';
+import type { TransactionRunner } from '../../db/group-commit.js';
+
+export type Executor = Kysely<DB> | Transaction<DB>;
+
+/**
+ * `transact` runs a unit of work in a transaction; by default one database transaction each. On SQLite
+ * the app passes a group commit (db/group-commit.ts): the same guarantees, one fsync for many writes.
+ */
+export function createCasesRepository(db: Kysely<DB>, transact?: TransactionRunner<DB>) {
+  const run: TransactionRunner<DB> = transact ?? ((work) => db.transaction().execute(work));
+  return {
+    /** Runs `work` in one transaction: all its writes commit (durably) together, or none does. */
+    transaction<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+      return run(work);
+    },
+
+    async findById(id: string, executor: Executor = db): Promise<CaseRow | null> {
+      return (await executor.selectFrom('cases').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+    },
+
+    /**
+     * Takes the case's row lock for the rest of the transaction (PostgreSQL: a no-change UPDATE locks
+     * the row; SQLite: the transaction already holds the single writer lock) and answers the row as
+     * it is now, so checks that depend on the case's state cannot race another write to it.
+     */
+    async lockForWrite(trx: Transaction<DB>, id: string): Promise<CaseRow | null> {
+      return (
+        (await trx
+          .updateTable('cases')
+          .set({ version: sql<number>`version` })
+          .where('id', '=', id)
+          .returningAll()
+          .executeTakeFirst()) ?? null
+      );
+    },
+
+    async caseNumberTaken(caseNumber: string): Promise<boolean> {
+      const row = await db.selectFrom('cases').select('id').where('case_number', '=', caseNumber).executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async insertCase(trx: Transaction<DB>, row: Insertable<CasesTable>, ownerId: string): Promise<void> {
+      await trx.insertInto('cases').values(row).execute();
+      await trx
+        .insertInto('case_access')
+        .values({ case_id: row.id, user_id: ownerId, role: 'owner', granted_at: row.created_at })
+        .execute();
+    },
+
+    async updateCase(trx: Transaction<DB>, id: string, changes: Updateable<CasesTable>): Promise<void> {
+      await trx.updateTable('cases').set(changes).where('id', '=', id).execute();
+    },
+
+    /** The case and the user's role on its access list (null: not on it), in one read. */
+    async findWithAccess(id: string, userId: string): Promise<{ row: CaseRow; role: string | null } | null> {
+      const found = await db
+        .selectFrom('cases')
+        .leftJoin('case_access', (join) =>
+          join.onRef('case_access.case_id', '=', 'cases.id').on('case_access.user_id', '=', userId),
+        )
+        .selectAll('cases')
+        .select('case_access.role as access_role')
+        .where('cases.id', '=', id)
+        .executeTakeFirst();
+      if (!found) return null;
+      const { access_role, ...row } = found;
+      return { row, role: access_role };
+    },
+
+    /** Whether the user is on the case's access list (its owner, or later a crew it was transferred to). */
+    async hasAccess(caseId: string, userId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('case_access')
+        .select('role')
+        .where('case_id', '=', caseId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async appendEvent(trx: Transaction<DB>, event: Insertable<CaseEventsTable>): Promise<void> {
+      await trx.insertInto('case_events').values(event).execute();
+      await trx
+        .updateTable('cases')
+        .set({ version: event.seq, updated_at: event.created_at })
+        .where('id', '=', event.case_id)
+        .execute();
+    },
+
+    events(caseId: string, executor: Executor = db) {
+      return executor.selectFrom('case_events').selectAll().where('case_id', '=', caseId).orderBy('seq').execute();
+    },
+
+    // ---- tags ------------------------------------------------------------------------------------
+
+    tags(caseId: string, executor: Executor = db) {
+      return executor.selectFrom('case_tags').selectAll().where('case_id', '=', caseId).orderBy('seq').execute();
+    },
+
+    async insertTag(trx: Transaction<DB>, row: Insertable<CaseTagsTable>): Promise<void> {
+      await trx.insertInto('case_tags').values(row).execute();
+    },
+
+    async deleteTag(trx: Transaction<DB>, caseId: string, tagId: string): Promise<void> {
+      await trx.deleteFrom('case_tags').where('case_id', '=', caseId).where('tag_id', '=', tagId).execute();
+    },
+
+    tagValues(caseId: string, executor: Executor = db) {
+      return executor.selectFrom('case_tag_values').selectAll().where('case_id', '=', caseId).orderBy('seq').execute();
+    },
+
+    async insertTagValues(trx: Transaction<DB>, row: Insertable<CaseTagValuesTable>): Promise<void> {
+      await trx.insertInto('case_tag_values').values(row).execute();
+    },
+
+    // ---- idempotency -----------------------------------------------------------------------------
+
+    async findIdempotencyKey(userId: string, key: string, executor: Executor = db) {
+      return (
+        (await executor
+          .selectFrom('case_idempotency_keys')
+          .selectAll()
+          .where('user_id', '=', userId)
+          .where('key', '=', key)
+          .executeTakeFirst()) ?? null
+      );
+    },
+
+    async insertIdempotencyKey(trx: Transaction<DB>, row: Insertable<CaseIdempotencyKeysTable>): Promise<void> {
+      await trx.insertInto('case_idempotency_keys').values(row).execute();
+    },
+
+    // ---- feedback --------------------------------------------------------------------------------
+
+    async insertFeedback(trx: Transaction<DB>, row: Insertable<CaseFeedbackTable>): Promise<void> {
+      await trx.insertInto('case_feedback').values(row).execute();
+    },
+
+    feedback(caseId: string) {
+      return db.selectFrom('case_feedback').selectAll().where('case_id', '=', caseId).orderBy('created_at').execute();
+    },
+  };
+}
+
+export type CasesRepository = ReturnType<typeof createCasesRepository>;
+
+/** A unique or primary-key violation, on either database (a racing duplicate, a taken case number). */
+export function isUniqueViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** Whether a unique violation is about the case number (then a new number is drawn). */
+export function isCaseNumberViolation(error: unknown): boolean {
+  if (!isUniqueViolation(error)) return false;
+  const e = error as { message?: unknown; constraint?: unknown };
+  return [e.message, e.constraint].some((v) => typeof v === 'string' && v.includes('case_number'));
+}

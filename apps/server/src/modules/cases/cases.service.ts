@@ -1,0 +1,594 @@
+/**
+ * The case (spec §3, §4, §5, §7). Every change is one append-only `case_events` row and the matching
+ * update of the case's current state (`cases`, `case_tags`, `case_tag_values`), written in one
+ * transaction together with the request's idempotency key and first answer; the answer goes out
+ * only after that commit, which is durable (SQLite synchronous=FULL, PostgreSQL synchronous_commit=on).
+ *
+ * A write goes in two steps:
+ *   1. outside the transaction: replay a known idempotency key; the access check; the checks against
+ *      reference data of other modules (team, complaint set, forms) — read through their services;
+ *   2. inside it: lock the case row, look the key up again (a racing duplicate has committed by now),
+ *      refuse a closed case, check what depends on the case's current state, append the events.
+ * Step 1 stays outside because another module's reads must not run inside our transaction (on SQLite
+ * the single connection is held by it).
+ *
+ * Who: only users on the case's access list — its owner (the crew who started it) and, once the
+ * transfer issue lands, crews it was transferred to. Others 403, an unknown id 404.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'kysely';
+import {
+  DEFAULT_AGE_PERIOD,
+  serverMessages,
+  type Case,
+  type CaseChangeResponse,
+  type CaseEventType,
+  type CaseFeedbackBody,
+  type CreateCaseBody,
+  type CreateCaseResponse,
+  type DynamicFormBody,
+  type Hospital,
+  type LocationUpdateBody,
+  type PatchCaseBody,
+  type PatientInfoEntry,
+  type PatientInfoField,
+  type TagFieldValue,
+  type TagValuesBody,
+} from '@inbound/contract';
+import type { Clock } from '../../clock.js';
+import { parseJson, toJson } from '../../db/json.js';
+import type { CaseRow, DB } from '../../db/schema.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
+import { isOnTeam, type Principal } from '../auth/principal.js';
+import type { PublishedSet } from '../complaints/complaints.service.js';
+import { randomCaseNumber, type CaseNumberSource } from './case-number.js';
+import { checkPatientInfo, checkTagValues, findTag, requireTagOfComplaint } from './case-rules.js';
+import { isCaseNumberViolation, isUniqueViolation, type CasesRepository } from './cases.repository.js';
+
+/** What the route layer reads from the request for every write. */
+export interface WriteContext {
+  idempotencyKey: string;
+  /** sha-256 of method, URL and body: the same key with another request is refused. */
+  requestHash: string;
+  /** The client's Created-At header, normalised to UTC, or null when absent or not a time. */
+  clientCreatedAt: string | null;
+}
+
+/** A write's answer, and whether it is the stored answer of an earlier request with the same key. */
+export interface Answer<T> {
+  body: T;
+  replayed: boolean;
+}
+
+export interface CasesServiceDeps {
+  repo: CasesRepository;
+  clock: Clock;
+  agencies: {
+    agencyForCase(agencyId: string): Promise<{ id: string; complaintSetName: string; truckIds: string[] } | null>;
+    hospitalIds(agencyId: string): Promise<string[]>;
+    monitors(agencyId: string): Promise<{ id: string; name: string; type: string }[]>;
+    patientInfoForms(agencyId: string): Promise<{ id: string; fields: PatientInfoField[] }[]>;
+  };
+  complaints: {
+    newestSet(name: string): Promise<PublishedSet | null>;
+    setById(id: string): Promise<PublishedSet | null>;
+  };
+  hospitals: { hospitalsByIds(ids: readonly string[]): Promise<Hospital[]> };
+  caseNumbers?: CaseNumberSource;
+}
+
+const CASE_NUMBER_DRAWS = 8;
+
+type EventRef = NonNullable<CaseChangeResponse['event']>;
+type Emit = (type: CaseEventType, payload: unknown) => Promise<EventRef>;
+type Apply<T> = (trx: Transaction<DB>, current: CaseRow, emit: Emit, now: string) => Promise<T>;
+
+/** Thrown inside a transaction when a duplicate turns up there: rolls it back, then the stored answer is sent. */
+class Replay {
+  constructor(readonly stored: { request_hash: string; response: string }) {}
+}
+
+export function createCasesService(deps: CasesServiceDeps) {
+  const { repo, clock, agencies, complaints, hospitals } = deps;
+  const caseNumbers = deps.caseNumbers ?? randomCaseNumber;
+
+  function replay<T>(stored: { request_hash: string; response: string }, ctx: WriteContext): Answer<T> {
+    if (stored.request_hash !== ctx.requestHash) {
+      throw conflict(serverMessages.idempotencyKeyReused, 'idempotency_key_reused');
+    }
+    return { body: JSON.parse(stored.response) as T, replayed: true };
+  }
+
+  async function knownAnswer<T>(principal: Principal, ctx: WriteContext): Promise<Answer<T> | null> {
+    const stored = await repo.findIdempotencyKey(principal.userId, ctx.idempotencyKey);
+    return stored ? replay<T>(stored, ctx) : null;
+  }
+
+  /** After a failed transaction: the duplicate that won the race, if that is what it was. */
+  async function raceWinner<T>(error: unknown, principal: Principal, ctx: WriteContext): Promise<Answer<T> | null> {
+    if (error instanceof Replay) return replay<T>(error.stored, ctx);
+    if (isUniqueViolation(error)) return knownAnswer<T>(principal, ctx);
+    return null;
+  }
+
+  async function requireAccess(principal: Principal, caseId: string): Promise<CaseRow> {
+    const found = await repo.findWithAccess(caseId, principal.userId);
+    if (!found) throw notFound('Case');
+    // Seam for the hospital console issue: ED staff of the destination hospital will read the case here
+    // (never when that hospital is nonTwiage: no case data goes to a hospital not on the platform).
+    if (found.role === null) throw forbidden();
+    return found.row;
+  }
+
+  /**
+   * The one path every change of an existing case takes (see the header). `prepare` runs outside the
+   * transaction with the case as read for the access check and answers the part that runs inside it.
+   */
+  async function changeCase<T>(
+    principal: Principal,
+    ctx: WriteContext,
+    caseId: string,
+    prepare: (row: CaseRow) => Promise<Apply<T>>,
+    options: { allowClosed?: boolean; status?: number } = {},
+  ): Promise<Answer<T>> {
+    const known = await knownAnswer<T>(principal, ctx);
+    if (known) return known;
+    const apply = await prepare(await requireAccess(principal, caseId));
+    try {
+      return await repo.transaction(async (trx) => {
+        const current = await repo.lockForWrite(trx, caseId);
+        if (!current) throw notFound('Case');
+        const stored = await repo.findIdempotencyKey(principal.userId, ctx.idempotencyKey, trx);
+        if (stored) throw new Replay(stored);
+        if (current.arrived_at !== null && !options.allowClosed)
+          throw conflict(serverMessages.caseClosed, 'case_closed');
+        const now = clock.now().toISOString();
+        let seq = Number(current.version);
+        const emit: Emit = async (type, payload) => {
+          seq += 1;
+          const event = { id: randomUUID(), seq, type, createdAt: now };
+          await repo.appendEvent(trx, {
+            id: event.id,
+            case_id: caseId,
+            seq,
+            type,
+            actor_user_id: principal.userId,
+            created_at: now,
+            client_created_at: ctx.clientCreatedAt,
+            payload: toJson(payload),
+          });
+          return event;
+        };
+        const body = await apply(trx, current, emit, now);
+        await repo.insertIdempotencyKey(trx, {
+          user_id: principal.userId,
+          key: ctx.idempotencyKey,
+          case_id: caseId,
+          request_hash: ctx.requestHash,
+          status: options.status ?? 200,
+          response: toJson(body),
+          created_at: now,
+        });
+        return { body, replayed: false };
+      });
+    } catch (error) {
+      const winner = await raceWinner<T>(error, principal, ctx);
+      if (winner) return winner;
+      throw error;
+    }
+  }
+
+  const change = (caseId: string, event: EventRef | null): CaseChangeResponse => ({ id: caseId, event });
+
+  async function requireSet(row: CaseRow): Promise<PublishedSet> {
+    const set = await complaints.setById(row.complaint_set_id);
+    if (!set) throw new AppError(409, 'conflict', `The case's complaint set ${row.complaint_set_id} no longer exists.`);
+    return set;
+  }
+
+  return {
+    /** POST /v4/twiageCases: a member (or admin) of the team starts a case on one of its trucks. */
+    async create(
+      principal: Principal,
+      ctx: WriteContext,
+      placeholderId: string | null,
+      body: CreateCaseBody,
+    ): Promise<Answer<CreateCaseResponse>> {
+      const known = await knownAnswer<CreateCaseResponse>(principal, ctx);
+      if (known) return known;
+      const agency = await agencies.agencyForCase(body.emsAgency);
+      if (!agency) throw notFound('Team');
+      if (!isOnTeam(principal, agency.id)) throw forbidden();
+      if (!agency.truckIds.includes(body.truck))
+        throw badRequest(`body.truck: ${body.truck} is not a truck of this team.`);
+      const set = await complaints.newestSet(agency.complaintSetName);
+      if (!set)
+        throw new AppError(409, 'conflict', `The team's complaint set "${agency.complaintSetName}" is not published.`);
+
+      for (let draw = 0; draw < CASE_NUMBER_DRAWS; draw++) {
+        try {
+          return await repo.transaction(async (trx) => {
+            const stored = await repo.findIdempotencyKey(principal.userId, ctx.idempotencyKey, trx);
+            if (stored) throw new Replay(stored);
+            const now = clock.now().toISOString();
+            const id = randomUUID();
+            const answer: CreateCaseResponse = {
+              id,
+              caseNumber: caseNumbers(),
+              channelId: `case:${id}`,
+              ownedBy: principal.userId,
+              createdAt: now,
+            };
+            await repo.insertCase(
+              trx,
+              {
+                id,
+                case_number: answer.caseNumber,
+                placeholder_id: placeholderId,
+                type: 'emsED',
+                owned_by: principal.userId,
+                agency_id: agency.id,
+                truck_id: body.truck,
+                complaint_set_id: set.id,
+                complaint_set_name: set.name,
+                age_period: DEFAULT_AGE_PERIOD,
+                patient_info: '[]',
+                began_at: new Date(body.beganAt).toISOString(),
+                created_at: now,
+                updated_at: now,
+                version: 0,
+              },
+              principal.userId,
+            );
+            await repo.appendEvent(trx, {
+              id: randomUUID(),
+              case_id: id,
+              seq: 1,
+              type: 'caseStarted',
+              actor_user_id: principal.userId,
+              created_at: now,
+              client_created_at: ctx.clientCreatedAt,
+              payload: toJson({
+                caseNumber: answer.caseNumber,
+                emsAgency: agency.id,
+                truck: body.truck,
+                beganAt: body.beganAt,
+                placeholderId,
+                complaintSet: set.id,
+              }),
+            });
+            await repo.insertIdempotencyKey(trx, {
+              user_id: principal.userId,
+              key: ctx.idempotencyKey,
+              case_id: id,
+              request_hash: ctx.requestHash,
+              status: 201,
+              response: toJson(answer),
+              created_at: now,
+            });
+            return { body: answer, replayed: false };
+          });
+        } catch (error) {
+          const winner = await raceWinner<CreateCaseResponse>(error, principal, ctx);
+          if (winner) return winner;
+          if (isCaseNumberViolation(error)) continue; // drawn before: draw again
+          throw error;
+        }
+      }
+      throw new Error(`no free case number after ${CASE_NUMBER_DRAWS} draws`);
+    },
+
+    /** GET /v4/twiageCases/{id}: the case as it is now. */
+    async get(principal: Principal, caseId: string): Promise<Case> {
+      const row = await requireAccess(principal, caseId);
+      const [tags, values] = await Promise.all([repo.tags(caseId), repo.tagValues(caseId)]);
+      return {
+        id: row.id,
+        caseNumber: row.case_number,
+        channelId: `case:${row.id}`,
+        ownedBy: row.owned_by,
+        type: row.type,
+        createdAt: row.created_at,
+        closedAt: row.closed_at,
+        arrivedAt: row.arrived_at,
+        destinationHospital: row.destination_hospital_id ? { id: row.destination_hospital_id } : null,
+        emsAgency: row.agency_id,
+        truck: row.truck_id,
+        complaint: row.complaint_id,
+        complaintSet: row.complaint_set_name,
+        tags: tags.map((t) => ({
+          id: t.tag_id,
+          values: values
+            .filter((v) => v.tag_id === t.tag_id)
+            .map((v) => ({ fields: parseJson<TagFieldValue[]>(v.fields, []), updatedAt: v.updated_at })),
+        })),
+        age: row.age === null ? null : Number(row.age),
+        agePeriod: Number(row.age_period) as 1 | 2 | 3,
+        gender: row.gender,
+        uploads: [],
+        monitorIntegration:
+          row.monitor_id !== null
+            ? { monitorId: row.monitor_id, patientId: row.monitor_patient_id ?? '', type: row.monitor_type ?? '' }
+            : null,
+        patientInfo: parseJson<PatientInfoEntry[]>(row.patient_info, []),
+        mediaCounts: { photo: 0, id: 0, ekg: 0, video: 0, voicememo: 0 },
+        lastLocation:
+          row.last_latitude !== null && row.last_longitude !== null && row.last_location_at !== null
+            ? {
+                latitude: Number(row.last_latitude),
+                longitude: Number(row.last_longitude),
+                recordedAt: row.last_location_at,
+              }
+            : null,
+      };
+    },
+
+    /** PATCH /v4/twiageCases/{id}: exactly one change (the contract's schema has checked that). */
+    patch(
+      principal: Principal,
+      ctx: WriteContext,
+      caseId: string,
+      body: PatchCaseBody,
+    ): Promise<Answer<CaseChangeResponse>> {
+      return changeCase(principal, ctx, caseId, async (row): Promise<Apply<CaseChangeResponse>> => {
+        if (body.complaint !== undefined) {
+          const complaintId = body.complaint;
+          const set = await requireSet(row);
+          if (!set.complaints.has(complaintId)) {
+            throw badRequest(`body.complaint: ${complaintId} is not a complaint of the case's complaint set.`);
+          }
+          return async (trx, current, emit, now) => {
+            // §4: choosing the complaint the case already has is ignored — no event. Tags of an
+            // earlier complaint stay recorded (nothing a crew entered is dropped).
+            if (current.complaint_id === complaintId) return change(caseId, null);
+            await repo.updateCase(trx, caseId, { complaint_id: complaintId });
+            return change(
+              caseId,
+              await emit('complaint', { complaint: complaintId, previous: current.complaint_id, at: now }),
+            );
+          };
+        }
+        if (body.destinationHospital !== undefined) {
+          const hospitalId = body.destinationHospital;
+          if (!(await agencies.hospitalIds(row.agency_id)).includes(hospitalId)) {
+            throw badRequest(`body.destinationHospital: ${hospitalId} is not one of the team's hospitals.`);
+          }
+          // A hospital not on the platform (nonTwiage) may be the destination, but no case data goes to
+          // it: the console and real-time delivery must leave such a hospital out (recorded in the event).
+          const [hospital] = await hospitals.hospitalsByIds([hospitalId]);
+          const nonTwiage = hospital?.nonTwiage ?? false;
+          return async (trx, current, emit) => {
+            if (current.destination_hospital_id === hospitalId) return change(caseId, null);
+            await repo.updateCase(trx, caseId, { destination_hospital_id: hospitalId });
+            return change(
+              caseId,
+              await emit('hospital', {
+                destinationHospital: hospitalId,
+                previous: current.destination_hospital_id,
+                nonTwiage,
+              }),
+            );
+          };
+        }
+        if (body.gender !== undefined) {
+          const gender = body.gender;
+          return async (trx, _current, emit) => {
+            await repo.updateCase(trx, caseId, { gender });
+            return change(caseId, await emit('gender', { gender }));
+          };
+        }
+        if (body.age !== undefined) {
+          const age = body.age;
+          const agePeriod = body.agePeriod;
+          return async (trx, current, emit) => {
+            const period = agePeriod ?? Number(current.age_period);
+            await repo.updateCase(trx, caseId, { age, age_period: period });
+            return change(caseId, await emit('age', { age, agePeriod: period }));
+          };
+        }
+        if (body.arrivedAt !== undefined) {
+          const arrivedAt = new Date(body.arrivedAt).toISOString();
+          return async (trx, _current, emit, now) => {
+            await repo.updateCase(trx, caseId, { arrived_at: arrivedAt, closed_at: now });
+            return change(caseId, await emit('arrived', { arrivedAt }));
+          };
+        }
+        throw badRequest('body: nothing to change.'); // unreachable: the schema requires one change
+      });
+    },
+
+    /** POST /v4/twiageCases/{id}/locationUpdates: an event, and the case's last position. */
+    location(
+      principal: Principal,
+      ctx: WriteContext,
+      caseId: string,
+      body: LocationUpdateBody,
+    ): Promise<Answer<CaseChangeResponse>> {
+      return changeCase(principal, ctx, caseId, async () => async (trx, _current, emit, now) => {
+        const recordedAt = body.recordedAt ? new Date(body.recordedAt).toISOString() : now;
+        await repo.updateCase(trx, caseId, {
+          last_latitude: body.latitude,
+          last_longitude: body.longitude,
+          last_location_at: recordedAt,
+        });
+        const payload = {
+          latitude: body.latitude,
+          longitude: body.longitude,
+          accuracy: body.accuracy ?? null,
+          recordedAt,
+        };
+        return change(caseId, await emit('location', payload));
+      });
+    },
+
+    /**
+     * POST /v4/twiageCases/{id}/tags?tagId=: the tag must be of the case's chosen complaint. Selecting a
+     * tag whose group already has another selected tag is refused with 409: the swap of §4 is the
+     * client's two calls (remove the old, then add the new), so a second tag of a group means the client
+     * and server disagree about the case, which we surface rather than silently resolve. Selecting a
+     * tag that is already selected changes nothing (no event).
+     */
+    addTag(
+      principal: Principal,
+      ctx: WriteContext,
+      caseId: string,
+      tagId: string,
+    ): Promise<Answer<CaseChangeResponse>> {
+      return changeCase(principal, ctx, caseId, async (row) => {
+        const set = await requireSet(row);
+        if (!findTag(set.complaints, tagId)) throw badRequest(`Tag ${tagId} is not in the case's complaint set.`);
+        return async (trx, current, emit, now) => {
+          const { tag, complaint } = requireTagOfComplaint(set.complaints, current.complaint_id, tagId);
+          const selected = await repo.tags(caseId, trx);
+          if (selected.some((t) => t.tag_id === tagId)) return change(caseId, null);
+          const rival = tag.groupIdentifier
+            ? selected.find((t) => t.complaint_id === complaint.id && t.group_identifier === tag.groupIdentifier)
+            : undefined;
+          if (rival) {
+            const rivalName = findTag(set.complaints, rival.tag_id)?.tag.name ?? rival.tag_id;
+            throw conflict(
+              `Tag "${tag.name}" is in the same group as the selected tag "${rivalName}": remove that one first.`,
+            );
+          }
+          const event = await emit('tag', { tagId, action: 'added', complaint: complaint.id });
+          await repo.insertTag(trx, {
+            case_id: caseId,
+            tag_id: tagId,
+            complaint_id: complaint.id,
+            group_identifier: tag.groupIdentifier,
+            added_at: now,
+            seq: event.seq,
+          });
+          return change(caseId, event);
+        };
+      });
+    },
+
+    /** DELETE /v4/twiageCases/{id}/tags?tagId=: unselect; a tag that is not selected changes nothing. */
+    removeTag(
+      principal: Principal,
+      ctx: WriteContext,
+      caseId: string,
+      tagId: string,
+    ): Promise<Answer<CaseChangeResponse>> {
+      return changeCase(principal, ctx, caseId, async () => async (trx, _current, emit) => {
+        const selected = await repo.tags(caseId, trx);
+        if (!selected.some((t) => t.tag_id === tagId)) return change(caseId, null);
+        await repo.deleteTag(trx, caseId, tagId);
+        return change(caseId, await emit('tag', { tagId, action: 'removed' }));
+      });
+    },
+
+    /**
+     * PATCH /v4/twiageCases/{id}/tags/{tagId}/values: values of a selected data-enabled tag. Each save is
+     * kept (the crew app shows the history with times); the newest is the current one.
+     */
+    tagValues(
+      principal: Principal,
+      ctx: WriteContext,
+      caseId: string,
+      tagId: string,
+      body: TagValuesBody,
+    ): Promise<Answer<CaseChangeResponse>> {
+      return changeCase(principal, ctx, caseId, async (row) => {
+        const set = await requireSet(row);
+        const found = findTag(set.complaints, tagId);
+        if (!found) throw badRequest(`Tag ${tagId} is not in the case's complaint set.`);
+        const fields = checkTagValues(found.tag, body.fields);
+        return async (trx, _current, emit, now) => {
+          const selected = await repo.tags(caseId, trx);
+          if (!selected.some((t) => t.tag_id === tagId)) {
+            throw conflict(`Tag "${found.tag.name}" is not selected on this case: select it before giving its values.`);
+          }
+          const event = await emit('dataEnabledTag', { tagId, fields });
+          await repo.insertTagValues(trx, {
+            id: event.id,
+            case_id: caseId,
+            tag_id: tagId,
+            fields: toJson(fields),
+            updated_at: now,
+            seq: event.seq,
+          });
+          return change(caseId, event);
+        };
+      });
+    },
+
+    /** PUT /v4/twiageCases/{id}/dynamicForms/{formId}: the patient info, replaced as a whole. */
+    patientInfo(
+      principal: Principal,
+      ctx: WriteContext,
+      caseId: string,
+      formId: string,
+      body: DynamicFormBody,
+    ): Promise<Answer<CaseChangeResponse>> {
+      return changeCase(principal, ctx, caseId, async (row) => {
+        const form = (await agencies.patientInfoForms(row.agency_id)).find((f) => f.id === formId);
+        if (!form) throw badRequest(`${formId} is not a patient info form of the case's team.`);
+        const fields = checkPatientInfo(form.fields, body.fields);
+        return async (trx, _current, emit) => {
+          await repo.updateCase(trx, caseId, { patient_info: toJson(fields) });
+          return change(caseId, await emit('patientInfo', { formId, fields }));
+        };
+      });
+    },
+
+    /** PATCH /monitor-integration/{type}/{caseId}: one of the team's monitors, of that type. */
+    monitor(
+      principal: Principal,
+      ctx: WriteContext,
+      type: string,
+      caseId: string,
+      body: { monitorId: string; patientId: string },
+    ): Promise<Answer<{ monitorIntegration: { monitorId: string; patientId: string; type: string } }>> {
+      return changeCase(principal, ctx, caseId, async (row) => {
+        const monitor = (await agencies.monitors(row.agency_id)).find((m) => m.id === body.monitorId);
+        if (!monitor) throw badRequest(`body.monitorId: ${body.monitorId} is not one of the team's monitors.`);
+        if (monitor.type !== type) throw badRequest(`Monitor ${monitor.id} is a ${monitor.type} monitor, not ${type}.`);
+        const monitorIntegration = { monitorId: monitor.id, patientId: body.patientId, type: monitor.type };
+        return async (trx, _current, emit) => {
+          await repo.updateCase(trx, caseId, {
+            monitor_id: monitor.id,
+            monitor_patient_id: body.patientId,
+            monitor_type: monitor.type,
+          });
+          await emit('monitor', monitorIntegration);
+          return { monitorIntegration };
+        };
+      });
+    },
+
+    /** POST /v4/twiageCases/{id}/case-feedback: the owner's rating; allowed after the case is closed. */
+    feedback(
+      principal: Principal,
+      ctx: WriteContext,
+      caseId: string,
+      body: CaseFeedbackBody,
+    ): Promise<Answer<{ id: string }>> {
+      return changeCase(
+        principal,
+        ctx,
+        caseId,
+        async (row) => {
+          if (row.owned_by !== principal.userId) throw forbidden();
+          return async (trx, _current, emit, now) => {
+            const event = await emit('caseFeedback', { rating: body.rating, notes: body.notes, type: body.type });
+            await repo.insertFeedback(trx, {
+              id: event.id,
+              case_id: caseId,
+              user_id: principal.userId,
+              rating: body.rating,
+              notes: body.notes,
+              type: body.type,
+              created_at: now,
+            });
+            return { id: event.id };
+          };
+        },
+        { allowClosed: true, status: 201 },
+      );
+    },
+  };
+}
+
+export type CasesService = ReturnType<typeof createCasesService>;

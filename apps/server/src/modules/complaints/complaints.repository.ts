@@ -1,0 +1,28 @@
+/** Complaint sets: each version stored whole, as published. Queries only. */
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+
+export function createComplaintsRepository(db: Kysely<DB>) {
+  return {
+    /** Versions of a set, newest first; `limit` 1 gives just the current one. */
+    findByName(name: string, limit?: number) {
+      let query = db
+        .selectFrom('complaint_sets')
+        .select(['id', 'name', 'version', 'complaints'])
+        .where('name', '=', name)
+        .orderBy('version', 'desc');
+      if (limit !== undefined) query = query.limit(limit);
+      return query.execute();
+    },
+
+    findById(id: string) {
+      return db
+        .selectFrom('complaint_sets')
+        .select(['id', 'name', 'version', 'complaints'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+  };
+}
+
+export type ComplaintsRepository = ReturnType<typeof createComplaintsRepository>;

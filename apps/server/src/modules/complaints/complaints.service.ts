@@ -1,0 +1,73 @@
+/**
+ * Complaint sets, read by name. A user reads a set one of their teams uses (organisation admins read
+ * any): a set that exists but belongs to other teams → 403, a name no set has → 404. Both are
+ * deliberate: a crew app asking for its own team's set and getting [] would hide a configuration error.
+ */
+import type { Complaint, ComplaintSet } from '@inbound/contract';
+import { parseJson } from '../../db/json.js';
+import { forbidden, notFound } from '../../errors.js';
+import { isOrgAdmin, type Principal } from '../auth/principal.js';
+import type { ComplaintsRepository } from './complaints.repository.js';
+
+export interface ComplaintsServiceDeps {
+  repo: ComplaintsRepository;
+  /** From the agencies module: the set names the user's teams use. */
+  agencies: { complaintSetNames(agencyIds: readonly string[]): Promise<string[]> };
+}
+
+/** A set version as the case module checks against it: complaints by id. */
+export interface PublishedSet {
+  id: string;
+  name: string;
+  complaints: ReadonlyMap<string, Complaint>;
+}
+
+export function createComplaintsService({ repo, agencies }: ComplaintsServiceDeps) {
+  // A published version never changes (a change is a new version), so its parse can be kept.
+  const setsById = new Map<string, PublishedSet>();
+  const toPublished = (row: { id: string; name: string; complaints: string }): PublishedSet => {
+    const set = {
+      id: row.id,
+      name: row.name,
+      complaints: new Map(parseJson<Complaint[]>(row.complaints, []).map((c) => [c.id, c])),
+    };
+    setsById.set(row.id, set);
+    return set;
+  };
+
+  return {
+    /** The newest version of a set by name (a new case is checked against it); null when none. */
+    async newestSet(name: string): Promise<PublishedSet | null> {
+      const [row] = await repo.findByName(name, 1);
+      return row ? (setsById.get(row.id) ?? toPublished(row)) : null;
+    },
+
+    /** A set version by id, for internal checks (no access check: the caller has done its own). */
+    async setById(id: string): Promise<PublishedSet | null> {
+      const cached = setsById.get(id);
+      if (cached) return cached;
+      const row = await repo.findById(id);
+      return row ? toPublished(row) : null;
+    },
+
+    async findByName(
+      principal: Principal,
+      query: { name: string; firstOccurrenceOnly?: 'true' | 'false' | undefined },
+    ): Promise<ComplaintSet[]> {
+      const rows = await repo.findByName(query.name, query.firstOccurrenceOnly === 'true' ? 1 : undefined);
+      if (rows.length === 0) throw notFound('Complaint set');
+      if (!isOrgAdmin(principal)) {
+        const names = await agencies.complaintSetNames(principal.teamIds);
+        if (!names.includes(query.name)) throw forbidden();
+      }
+      return rows.map((r) => ({
+        _id: r.id,
+        name: r.name,
+        version: Number(r.version),
+        complaints: parseJson<Complaint[]>(r.complaints, []),
+      }));
+    },
+  };
+}
+
+export type ComplaintsService = ReturnType<typeof createComplaintsService>;

@@ -1,0 +1,111 @@
+/** The signed-in user: who they are (`/users/me`) and changing their password. */
+import {
+  messages,
+  serverMessages,
+  type Feature,
+  type User,
+  type UserRole,
+  type ChangePasswordBody,
+} from '@inbound/contract';
+import { parseJson, fromFlag } from '../../db/json.js';
+import type { UserRow } from '../../db/schema.js';
+import { badRequest, notFound } from '../../errors.js';
+import type { Principal } from '../auth/principal.js';
+import type { Clock } from '../../clock.js';
+import type { UsersRepository } from './users.repository.js';
+import { passwordProblem } from './password-policy.js';
+
+export interface UsersServiceDeps {
+  repo: UsersRepository;
+  clock: Clock;
+  passwords: {
+    hash(password: string): Promise<string>;
+    verify(hash: string, password: string): Promise<boolean>;
+  };
+  /** From the auth module: ends every other token of the user. */
+  sessions: { revokeOtherSessions(userId: string, keepSessionId: string): Promise<number> };
+}
+
+/** What the auth module needs to sign someone in and to rebuild the principal on each request. */
+export interface SignInCandidate {
+  id: string;
+  passwordHash: string;
+  disabled: boolean;
+  roles: UserRole[];
+}
+
+export function createUsersService({ repo, clock, passwords, sessions }: UsersServiceDeps) {
+  return {
+    async findSignInCandidate(login: string): Promise<SignInCandidate | null> {
+      const row = await repo.findByLogin(login.trim().toLowerCase());
+      if (!row) return null;
+      const roles = parseJson<UserRole[]>(row.roles, []);
+      return { id: row.id, passwordHash: row.password_hash, disabled: fromFlag(row.disabled), roles };
+    },
+
+    /** The principal for a request, or null when the user is gone or disabled. */
+    async loadPrincipal(userId: string, sessionId: string): Promise<Principal | null> {
+      const [row, m] = await Promise.all([repo.findById(userId), repo.memberships(userId)]);
+      if (!row || fromFlag(row.disabled)) return null;
+      return {
+        userId: row.id,
+        username: row.username,
+        sessionId,
+        roles: parseJson<UserRole[]>(row.roles, []),
+        memberOf: m.memberOf,
+        administers: m.administers,
+        teamIds: [...new Set([...m.memberOf, ...m.administers])],
+        edHospitalIds: m.edHospitalIds,
+      };
+    },
+
+    async me(principal: Principal): Promise<User> {
+      const row = await repo.findById(principal.userId);
+      if (!row) throw notFound('User');
+      return toUser(row, principal);
+    },
+
+    async changePassword(principal: Principal, body: ChangePasswordBody): Promise<{ message: string }> {
+      // The spec's field messages first, in its order (§5).
+      if (body.currentPassword === '') throw badRequest(messages.fillCurrentPassword);
+      if (body.newPassword === '') throw badRequest(messages.fillNewPassword);
+      if (body.verifyPassword === '') throw badRequest(messages.fillNewPasswordAgain);
+
+      const row = await repo.findById(principal.userId);
+      if (!row) throw notFound('User');
+      if (!(await passwords.verify(row.password_hash, body.currentPassword))) {
+        throw badRequest(serverMessages.currentPasswordWrong);
+      }
+      if (body.newPassword !== body.verifyPassword) throw badRequest(serverMessages.passwordsDoNotMatch);
+      const problem = passwordProblem({
+        username: row.username,
+        currentPassword: body.currentPassword,
+        newPassword: body.newPassword,
+      });
+      if (problem) throw badRequest(problem);
+
+      await repo.updatePasswordHash(row.id, await passwords.hash(body.newPassword), clock.now().toISOString());
+      // Whoever else holds a token (a lost phone, the person who learned the old password) is out now;
+      // the device that changed the password stays signed in.
+      await sessions.revokeOtherSessions(row.id, principal.sessionId);
+      return { message: serverMessages.passwordChanged };
+    },
+  };
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;
+
+function toUser(row: UserRow, principal: Principal): User {
+  return {
+    id: row.id,
+    _id: row.id,
+    username: row.username,
+    email: row.email,
+    displayName: row.display_name,
+    features: parseJson<Feature[]>(row.features, []),
+    emsAgencyMemberships: principal.memberOf.map((_id) => ({ _id })),
+    emsAgenciesAdministered: principal.administers.map((_id) => ({ _id })),
+    hospitalMemberships: principal.edHospitalIds.map((_id) => ({ _id })),
+    roles: principal.roles,
+  };
+}

@@ -1,0 +1,18 @@
+/** `npm run seed -w @inbound/server`: migrate and seed the configured database, then exit. */
+import { loadConfig } from '../config.js';
+import { systemClock } from '../clock.js';
+import { createDatabase } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { hashPassword } from '../modules/auth/passwords.js';
+import { demoSignIns, seedDemoData } from './seed.js';
+
+const config = loadConfig();
+const database = createDatabase(config);
+try {
+  await migrateToLatest(database.db);
+  const result = await seedDemoData(database.db, { clock: systemClock, hashPassword });
+  console.info(`seeded ${database.dialect} at ${database.location} (${result.usersCreated} new users)`);
+  for (const s of demoSignIns) console.info(`  ${s.username.padEnd(8)} ${s.password}`);
+} finally {
+  await database.close();
+}

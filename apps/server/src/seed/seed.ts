@@ -1,0 +1,264 @@
+/**
+ * Writes the demo data. Idempotent: fixed ids, and a second run changes nothing — reference data
+ * (agencies, hospitals, trucks, forms, complaint sets) is upserted to the values below; things people
+ * change while using the demo (passwords, statuses, broadcasts) are inserted only when missing, so a
+ * restart with SEED_DEMO=true does not undo them.
+ */
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock.js';
+import type { DB } from '../db/schema.js';
+import { toFlag, toJson } from '../db/json.js';
+import {
+  hilltopComplaints,
+  HILLTOP_SET_NAME,
+  standardComplaints,
+  standardComplaintsV1,
+  STANDARD_SET_NAME,
+} from './complaint-sets.js';
+import {
+  demoAgencies,
+  demoBroadcasts,
+  demoHospitals,
+  demoPassword,
+  demoUsers,
+  IDS,
+  patientInfoForm,
+} from './demo-data.js';
+
+export interface SeedDeps {
+  clock: Clock;
+  hashPassword(password: string): Promise<string>;
+}
+
+export interface SeedResult {
+  usersCreated: number;
+}
+
+const minutesBefore = (now: Date, minutes: number) => new Date(now.getTime() - minutes * 60_000).toISOString();
+
+export async function seedDemoData(db: Kysely<DB>, { clock, hashPassword }: SeedDeps): Promise<SeedResult> {
+  const now = clock.now();
+  const at = now.toISOString();
+
+  // Hash outside the transaction (argon2 takes a while) and only for users not there yet.
+  const existing = new Set(
+    (
+      await db
+        .selectFrom('users')
+        .select('id')
+        .where(
+          'id',
+          'in',
+          demoUsers.map((u) => u.id),
+        )
+        .execute()
+    ).map((r) => r.id),
+  );
+  const newUsers = await Promise.all(
+    demoUsers
+      .filter((u) => !existing.has(u.id))
+      .map(async (u) => ({ user: u, hash: await hashPassword(demoPassword(u.username)) })),
+  );
+
+  await db.transaction().execute(async (trx) => {
+    for (const h of demoHospitals) {
+      const values = {
+        name: h.name,
+        non_twiage: toFlag(h.nonTwiage),
+        status_channel_id: `hospital-status:${h.id}`,
+        ed_phone_numbers: toJson(h.edPhoneNumbers),
+        supported_features: toJson(h.supportedFeatures),
+        latitude: h.location.latitude,
+        longitude: h.location.longitude,
+      };
+      await trx
+        .insertInto('hospitals')
+        .values({ id: h.id, ...values, created_at: at, updated_at: at })
+        .onConflict((oc) => oc.column('id').doUpdateSet(values))
+        .execute();
+      for (const s of h.statuses) {
+        await trx
+          .insertInto('hospital_statuses')
+          .values({
+            id: s.id,
+            hospital_id: h.id,
+            status: s.status,
+            priority: s.priority,
+            set_at: minutesBefore(now, s.minutesAgo),
+            cleared_at: null,
+          })
+          .onConflict((oc) => oc.column('id').doNothing())
+          .execute();
+      }
+    }
+
+    const formValues = {
+      type: patientInfoForm.type,
+      title: patientInfoForm.title,
+      subtitle: patientInfoForm.subtitle,
+      fields: toJson(patientInfoForm.fields),
+    };
+    await trx
+      .insertInto('forms')
+      .values({ id: patientInfoForm.id, ...formValues })
+      .onConflict((oc) => oc.column('id').doUpdateSet(formValues))
+      .execute();
+
+    for (const a of demoAgencies) {
+      const values = {
+        name: a.name,
+        complaint_set_name: a.complaintSetName,
+        max_case_length: a.maxCaseLength,
+        emt_levels: toJson(a.emtLevels),
+      };
+      await trx
+        .insertInto('agencies')
+        .values({ id: a.id, ...values, created_at: at, updated_at: at })
+        .onConflict((oc) => oc.column('id').doUpdateSet(values))
+        .execute();
+      for (const [position, hospitalId] of a.hospitals.entries()) {
+        await trx
+          .insertInto('agency_hospitals')
+          .values({ agency_id: a.id, hospital_id: hospitalId, position })
+          .onConflict((oc) => oc.columns(['agency_id', 'hospital_id']).doUpdateSet({ position }))
+          .execute();
+      }
+      for (const [position, t] of a.trucks.entries()) {
+        const truck = { agency_id: a.id, name: t.name, is_als: toFlag(t.isALS), position };
+        await trx
+          .insertInto('trucks')
+          .values({ id: t.id, ...truck })
+          .onConflict((oc) => oc.column('id').doUpdateSet(truck))
+          .execute();
+      }
+      for (const [position, m] of a.monitors.entries()) {
+        const monitor = { agency_id: a.id, name: m.name, type: m.type, position };
+        await trx
+          .insertInto('monitors')
+          .values({ id: m.id, ...monitor })
+          .onConflict((oc) => oc.column('id').doUpdateSet(monitor))
+          .execute();
+      }
+      for (const [position, formId] of a.forms.entries()) {
+        await trx
+          .insertInto('agency_forms')
+          .values({ agency_id: a.id, form_id: formId, position })
+          .onConflict((oc) => oc.columns(['agency_id', 'form_id']).doUpdateSet({ position }))
+          .execute();
+      }
+    }
+
+    const sets = [
+      {
+        id: IDS.complaintSets.standardV1,
+        name: STANDARD_SET_NAME,
+        version: 1,
+        complaints: standardComplaintsV1,
+        age: 60 * 24 * 90,
+      },
+      {
+        id: IDS.complaintSets.standardV2,
+        name: STANDARD_SET_NAME,
+        version: 2,
+        complaints: standardComplaints,
+        age: 60 * 24 * 7,
+      },
+      {
+        id: IDS.complaintSets.hilltop,
+        name: HILLTOP_SET_NAME,
+        version: 1,
+        complaints: hilltopComplaints,
+        age: 60 * 24 * 30,
+      },
+    ];
+    for (const s of sets) {
+      await trx
+        .insertInto('complaint_sets')
+        .values({
+          id: s.id,
+          name: s.name,
+          version: s.version,
+          complaints: toJson(s.complaints),
+          created_at: minutesBefore(now, s.age),
+        })
+        .onConflict((oc) =>
+          oc.column('id').doUpdateSet({ name: s.name, version: s.version, complaints: toJson(s.complaints) }),
+        )
+        .execute();
+    }
+
+    for (const { user, hash } of newUsers) {
+      await trx
+        .insertInto('users')
+        .values({
+          id: user.id,
+          username: user.username,
+          username_key: user.username.toLowerCase(),
+          email: user.email,
+          email_key: user.email.toLowerCase(),
+          display_name: user.displayName,
+          password_hash: hash,
+          disabled: 0,
+          features: toJson(user.features),
+          roles: toJson(user.roles),
+          created_at: at,
+          updated_at: at,
+        })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute();
+    }
+    for (const user of demoUsers) {
+      const memberships = [
+        ...user.memberOf.map((agency_id) => ({ agency_id, user_id: user.id, role: 'member' as const })),
+        ...user.administers.map((agency_id) => ({ agency_id, user_id: user.id, role: 'admin' as const })),
+      ];
+      for (const m of memberships) {
+        await trx
+          .insertInto('agency_members')
+          .values(m)
+          .onConflict((oc) => oc.columns(['agency_id', 'user_id', 'role']).doNothing())
+          .execute();
+      }
+      for (const hospital_id of user.edStaffOf) {
+        await trx
+          .insertInto('hospital_staff')
+          .values({ hospital_id, user_id: user.id })
+          .onConflict((oc) => oc.columns(['hospital_id', 'user_id']).doNothing())
+          .execute();
+      }
+    }
+
+    for (const b of demoBroadcasts) {
+      await trx
+        .insertInto('broadcasts')
+        .values({
+          id: b.id,
+          content: b.content,
+          urgent: toFlag(b.urgent),
+          type: b.type,
+          case_number: b.caseNumber,
+          sender_organization_name: b.senderOrganizationName,
+          created_at: minutesBefore(now, b.minutesAgo),
+        })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute();
+      for (const agency_id of b.agencies) {
+        await trx
+          .insertInto('broadcast_agencies')
+          .values({ broadcast_id: b.id, agency_id })
+          .onConflict((oc) => oc.columns(['broadcast_id', 'agency_id']).doNothing())
+          .execute();
+      }
+    }
+  });
+
+  return { usersCreated: newUsers.length };
+}
+
+/** What main.ts prints after seeding, so a newcomer can sign in at once. */
+export const demoSignIns = demoUsers.map((u) => ({
+  username: u.username,
+  password: demoPassword(u.username),
+  displayName: u.displayName,
+  role: u.roles.join(', '),
+}));

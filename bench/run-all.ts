@@ -1,0 +1,53 @@
+/**
+ * Every benchmark, one after another: `npm run bench` (root) or `npm run bench -w @inbound/bench`.
+ * Each prints its figures beside its targets; none asserts. The figures are also written to
+ * bench/results/latest.json (ignored by git) so a run can be compared with the README's.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import path from 'node:path';
+import { printApiLoad, runApiLoad } from './api-load';
+import { measureBundle, printBundleReport } from './bundle-size';
+import { printCaseWrites, runCaseWrites } from './case-writes';
+
+const started = Date.now();
+const load = loadavg()[0] ?? 0;
+const machine = { cpus: cpus().length, node: process.version, loadAverage1m: Math.round(load * 100) / 100 };
+const results: Record<string, unknown> = { startedAt: new Date(started).toISOString(), machine };
+
+console.info(`bench: ${machine.cpus} CPUs, Node ${machine.node}, load average (1 min) ${machine.loadAverage1m}`);
+if (load > machine.cpus * 0.5) {
+  console.info('  (the machine is busy with other work: latency figures will be worse than on an idle machine)');
+}
+
+try {
+  const bundle = measureBundle();
+  printBundleReport(bundle);
+  results.bundle = bundle;
+} catch (error) {
+  console.error(`bundle-size: ${(error as Error).message}`);
+  process.exitCode = 1;
+}
+
+try {
+  const api = await runApiLoad();
+  printApiLoad(api);
+  results.api = api;
+} catch (error) {
+  console.error(`api-load: ${(error as Error).message}`);
+  process.exitCode = 1;
+}
+
+try {
+  const caseWrites = await runCaseWrites();
+  printCaseWrites(caseWrites);
+  results.caseWrites = caseWrites;
+} catch (error) {
+  console.error(`case-writes: ${(error as Error).message}`);
+  process.exitCode = 1;
+}
+
+const resultsDir = path.join(import.meta.dirname, 'results');
+mkdirSync(resultsDir, { recursive: true });
+writeFileSync(path.join(resultsDir, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+console.info(`\nbench: done in ${((Date.now() - started) / 1000).toFixed(0)} s (figures in bench/results/latest.json)`);

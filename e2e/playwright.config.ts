@@ -1,0 +1,69 @@
+/**
+ * Browser tests across the crew app, the hospital console and the real server. Build the apps first
+ * (`npm run build`); this config builds nothing: it starts `apps/server` on a fresh, seeded DATA_DIR and
+ * waits for /health. Artifacts (traces, failure screenshots, the screen gallery) go to e2e/.artifacts/.
+ */
+import { defineConfig, devices } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
+import { REPO_ROOT, SERVER_COMMAND, freePortSync, freshDataDir, serverEnv } from './support/server';
+
+// Chosen once in the main process (a free port, a fresh data directory); the workers inherit both through
+// the environment, so they all talk to the one server. E2E_PORT pins the port when wanted.
+process.env.E2E_PORT ??= String(freePortSync());
+process.env.E2E_DATA_DIR ??= freshDataDir('e2e');
+const port = Number(process.env.E2E_PORT);
+const isCI = Boolean(process.env.CI);
+
+export default defineConfig({
+  testDir: './tests',
+  outputDir: './.artifacts/test-results',
+  fullyParallel: false,
+  forbidOnly: isCI,
+  retries: isCI ? 1 : 0,
+  workers: 2,
+  reporter: 'list',
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
+    locale: 'en-US',
+    timezoneId: 'UTC',
+  },
+  projects: [
+    {
+      name: 'phone',
+      testIgnore: /hospital\.spec\.ts/,
+      use: {
+        ...devices['Desktop Chrome'],
+        viewport: { width: 390, height: 844 },
+        deviceScaleFactor: 2,
+        isMobile: true,
+        hasTouch: true,
+      },
+    },
+    {
+      name: 'tablet',
+      grep: /@tablet/,
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1024, height: 768 }, hasTouch: true },
+    },
+    {
+      name: 'desktop',
+      testMatch: /hospital\.spec\.ts/,
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } },
+    },
+  ],
+  globalTeardown: './support/global-teardown.ts',
+  webServer: {
+    command: SERVER_COMMAND,
+    cwd: REPO_ROOT,
+    url: `http://127.0.0.1:${port}/health`,
+    env: serverEnv(port, process.env.E2E_DATA_DIR),
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});

@@ -1,0 +1,60 @@
+import { expect, test, type Page } from '@playwright/test';
+import { messages, serverMessages } from '@inbound/contract';
+import { snap } from '../support/crew';
+import { demoPassword, hospitals, users } from '../support/demo';
+
+async function signInToConsole(page: Page, username: string, password = demoPassword(username)) {
+  await page.goto('/hospital/');
+  await page.getByLabel('Username or e-mail').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+test.describe('hospital console', () => {
+  test("ed1 signs in and sees their hospital's name; a reload keeps the session; sign out ends it", async ({
+    page,
+  }, testInfo) => {
+    await page.goto('/hospital/');
+    await snap(page, testInfo, 'hospital-01-sign-in');
+
+    await signInToConsole(page, users.ed1.username);
+    await expect(page.getByRole('heading', { level: 1, name: hospitals.riversideRegional })).toBeVisible();
+    await expect(page.getByText(users.ed1.displayName)).toBeVisible();
+    await snap(page, testInfo, 'hospital-02-header');
+
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1, name: hospitals.riversideRegional })).toBeVisible();
+    // sessionStorage only: nothing that outlives the tab on a shared ED screen.
+    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  });
+
+  test('validates the form and shows the server message for a wrong password', async ({ page }) => {
+    await page.goto('/hospital/');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByText(messages.fillUsername, { exact: true })).toBeVisible();
+    await expect(page.getByText(messages.fillPassword, { exact: true })).toBeVisible();
+
+    await signInToConsole(page, users.ed1.username, 'wrong-password');
+    await expect(page.getByRole('alert')).toHaveText(serverMessages.invalidCredentials);
+  });
+
+  test('an organisation admin signs in and sees their name', async ({ page }) => {
+    await signInToConsole(page, users.admin.username);
+    await expect(page.getByText(users.admin.displayName)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  });
+
+  test('a crew member without an ED is told so, not shown an empty board', async ({ page }) => {
+    // Since the server gives console tokens only to ED staff and organisation admins (auth.service), a
+    // crew member is refused at sign-in with its message and stays on the form.
+    await signInToConsole(page, users.medic3.username);
+    await expect(page.getByText(serverMessages.notHospitalStaff)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    await expect(page.getByText(users.medic3.displayName)).toBeHidden();
+  });
+});

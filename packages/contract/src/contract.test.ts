@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import {
+  authorizationHeader,
+  buildPath,
+  createMessages,
+  messages,
+  routes,
+  SignInBody,
+  tokenFromAuthorization,
+  AGE_MAX_BY_PERIOD,
+  AGE_PERIOD,
+  IDEMPOTENCY_KEY_PATTERN,
+  PatchCaseBody,
+  placeholderIdFromQuery,
+} from './index.js';
+
+describe('messages', () => {
+  it('put our brand where the spec names the vendor', () => {
+    expect(messages.badGateway).toBe('Inbound servers are down, or being upgraded.');
+    expect(createMessages('Acme').serviceUnavailable).toBe(
+      'The Acme servers are up, but overloaded with requests. Try again later.',
+    );
+    expect(Object.values(messages).filter((m) => typeof m === 'string' && m.includes('TigerConnect'))).toEqual([]);
+  });
+
+  it('keep the spec texts word for word, double space included', () => {
+    expect(messages.fillCurrentPassword).toBe('Please fill in Current  Password');
+    expect(messages.noResponse).toBe(
+      'No internet connection.\n Please check that your internet connection is working and try again.',
+    );
+    expect(messages.patientInfoRequired(['First Name', 'DOB'])).toBe(
+      'Please fill in the following fields in Patient Info to complete this case: First Name, DOB.',
+    );
+  });
+});
+
+describe('authorization header', () => {
+  it('round-trips the spec scheme', () => {
+    expect(tokenFromAuthorization(authorizationHeader('abc.def.ghi'))).toBe('abc.def.ghi');
+  });
+
+  it.each([undefined, '', 'Bearer abc', 'JWT', 'JWT a b', 'abc'])('rejects %j', (header) => {
+    expect(tokenFromAuthorization(header)).toBeNull();
+  });
+});
+
+describe('routes', () => {
+  it('fill path parameters, encoded', () => {
+    expect(buildPath(routes.team.path, { id: 'a/b' })).toBe('/v4/emsAgencies/a%2Fb');
+    expect(() => buildPath(routes.trucks.path)).toThrow('missing path parameter id');
+  });
+
+  it('name the missing field of a sign-in', () => {
+    const result = SignInBody.safeParse({ username: '', password: 'x', twiageClient: 'ems', platform: 'web' });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.message).toBe('username is required');
+  });
+});
+
+describe('age limits', () => {
+  it('follow the spec period codes', () => {
+    expect(AGE_MAX_BY_PERIOD[AGE_PERIOD.years]).toBe(120);
+    expect(AGE_MAX_BY_PERIOD[AGE_PERIOD.months]).toBe(24);
+    expect(AGE_MAX_BY_PERIOD[AGE_PERIOD.weeks]).toBe(24);
+  });
+});
+
+describe('case calls', () => {
+  it('find the placeholder id as a bare query key or as placeholderId', () => {
+    expect(placeholderIdFromQuery({ 'placeholder-1732200000000': '' })).toBe('placeholder-1732200000000');
+    expect(placeholderIdFromQuery({ placeholderId: 'placeholder-1' })).toBe('placeholder-1');
+    expect(placeholderIdFromQuery({})).toBeNull();
+  });
+
+  it('take exactly one change per PATCH, age with its period', () => {
+    expect(PatchCaseBody.safeParse({ gender: 'F' }).success).toBe(true);
+    expect(PatchCaseBody.safeParse({ gender: null }).success).toBe(true);
+    expect(PatchCaseBody.safeParse({ age: 24, agePeriod: AGE_PERIOD.weeks }).success).toBe(true);
+    expect(PatchCaseBody.safeParse({ age: 25, agePeriod: AGE_PERIOD.weeks }).success).toBe(false);
+    expect(PatchCaseBody.safeParse({ gender: 'F', complaint: 'stroke' }).success).toBe(false);
+    expect(PatchCaseBody.safeParse({ arrivedAt: '2026-11-21T07:40:00-05:00' }).success).toBe(true);
+  });
+
+  it('accept UUIDs as idempotency keys', () => {
+    expect(IDEMPOTENCY_KEY_PATTERN.test('0b8e6f1e-7d3a-4c5e-9f1a-2b3c4d5e6f70')).toBe(true);
+    expect(IDEMPOTENCY_KEY_PATTERN.test('short')).toBe(false);
+  });
+});

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The browser tests drive Debian's Chromium (never a browser downloaded by Playwright: this machine
+# reaches only the npm registry and Debian's packages). Install it when it is missing.
+set -euo pipefail
+if [ -x /usr/lib/chromium/chromium ]; then exit 0; fi
+echo "inbound: installing Debian chromium for the browser tests"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium xvfb xauth fonts-liberation >/dev/null
