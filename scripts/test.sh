@@ -13,11 +13,18 @@ npm run --silent typecheck
 npm run --silent lint
 npm run --silent format:check
 
-echo "== unit and API tests (Vitest)"
-npx vitest run
-
-echo "== build the web apps for the browser tests"
+# Built before Vitest so the PWA build checks (manifest, service worker) run on this build.
+echo "== build the web apps"
 npm run --silent build
+
+echo "== unit and API tests (Vitest)"
+vitest_log=$(mktemp)
+if ! npx vitest run 2>&1 | tee "$vitest_log"; then
+  # CI shows only the end of the output: repeat what failed, so the cause is in that part.
+  echo "== Vitest failed; the failures and errors again:"
+  grep -E -A25 "FAIL |Unhandled|Error:|originated in" "$vitest_log" | tail -150
+  exit 1
+fi
 
 echo "== browser tests (Playwright + Debian Chromium)"
 npx playwright test -c e2e/playwright.config.ts

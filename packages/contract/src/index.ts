@@ -6,3 +6,4 @@ export * from './auth-header.js';
 export * from './route-types.js';
 export * from './case.js';
 export * from './paths.js';
+export * from './realtime.js';

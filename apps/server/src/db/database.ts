@@ -60,6 +60,11 @@ export function openPostgres(connectionString: string, poolSize = 10): Database 
   // synchronous_commit=on for every connection, whatever the server's default: a COMMIT returns only
   // once its WAL is flushed, so a case event the server has answered survives a crash.
   const pool = new pg.Pool({ connectionString, max: poolSize, options: '-c synchronous_commit=on' });
+  // An idle pooled connection that the server drops (restart, failover, admin) emits 'error' on the
+  // pool; unhandled, that would crash the process. The pool replaces the connection on next use.
+  pool.on('error', (error) => {
+    process.emitWarning(`PostgreSQL idle connection lost: ${error.message}`);
+  });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', location: redactUrl(connectionString), close: () => db.destroy() };
 }
