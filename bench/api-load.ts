@@ -12,12 +12,14 @@
 import autocannon from 'autocannon';
 import { pathToFileURL } from 'node:url';
 import { authorizationHeader, buildPath, routes, type SignInResponse, type Team, type User } from '@inbound/contract';
-import { pad, padStart, verdict } from './lib/format';
-import { freePort, startServer } from './lib/server';
+import { cpuPerAnswerUs, pad, padStart, verdict } from './lib/format';
+import { coresUsed, freePort, ownCpuSeconds, startServer } from './lib/server';
 
 export const READ_P99_TARGET_MS = 20;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+/** Only these calls, by name (comma-separated, e.g. `team,complaint set`); all by default. */
+const ONLY_CALLS = process.env.BENCH_CALLS?.split(',').map((name) => name.trim());
 const WARMUP_S = 2;
 const settle = () => new Promise((resolve) => setTimeout(resolve, 1_000));
 const USERNAME = 'medic1';
@@ -35,6 +37,9 @@ export interface CallFigures {
   total: number;
   non2xx: number;
   errors: number;
+  /** CPU cores used during the measured run by the server's processes and by this one (autocannon). */
+  serverCores: number;
+  loadGeneratorCores: number;
 }
 
 interface Call {
@@ -99,6 +104,8 @@ async function load(url: string, call: Call, tokens: string[], durationS = DURAT
     total: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    serverCores: 0,
+    loadGeneratorCores: 0,
   };
 }
 
@@ -161,10 +168,14 @@ export async function runApiLoad(): Promise<CallFigures[]> {
     // (JIT, statement caches) and the server a moment to settle.
     const figures: CallFigures[] = [];
     for (const call of calls) {
+      if (ONLY_CALLS && !ONLY_CALLS.includes(call.name)) continue;
       console.info(`  … ${call.name}: ${WARMUP_S} s warm-up, then ${CONNECTIONS} connections for ${DURATION_S} s`);
       await load(server.url, call, tokens, WARMUP_S);
       await settle();
-      figures.push(await load(server.url, call, tokens));
+      const serverCores = coresUsed(server.cpuSeconds);
+      const loadGeneratorCores = coresUsed(ownCpuSeconds);
+      const measured = await load(server.url, call, tokens);
+      figures.push({ ...measured, serverCores: serverCores(), loadGeneratorCores: loadGeneratorCores() });
       await settle();
     }
     return figures;
@@ -176,7 +187,8 @@ export async function runApiLoad(): Promise<CallFigures[]> {
 export function printApiLoad(figures: CallFigures[]): void {
   console.info(`\n== API under ${CONNECTIONS} concurrent clients (autocannon, ${DURATION_S} s per call, loopback)`);
   console.info(
-    `  ${pad('call', 14)} ${padStart('req/s', 7)} ${padStart('p50', 9)} ${padStart('p99', 9)}  ${pad('target', 34)} request`,
+    `  ${pad('call', 14)} ${padStart('req/s', 7)} ${padStart('p50', 9)} ${padStart('p99', 9)}  ${pad('target', 34)} ` +
+      `${pad('CPU server/bench', 17)} ${padStart('CPU/req', 9)}  request`,
   );
   for (const f of figures) {
     const target = f.isRead
@@ -185,7 +197,9 @@ export function printApiLoad(figures: CallFigures[]): void {
     const failures = f.non2xx + f.errors > 0 ? `  [${f.non2xx} non-2xx, ${f.errors} errors of ${f.total}]` : '';
     console.info(
       `  ${pad(f.name, 14)} ${padStart(f.requestsPerSecond.toFixed(0), 7)} ${padStart(`${f.p50Ms} ms`, 9)} ` +
-        `${padStart(`${f.p99Ms} ms`, 9)}  ${pad(target, 34)} ${f.method} ${f.path}${failures}`,
+        `${padStart(`${f.p99Ms} ms`, 9)}  ${pad(target, 34)} ` +
+        `${pad(`${f.serverCores.toFixed(2)} / ${f.loadGeneratorCores.toFixed(2)}`, 17)} ` +
+        `${padStart(cpuPerAnswerUs(f.serverCores, f.requestsPerSecond), 6)} µs  ${f.method} ${f.path}${failures}`,
     );
   }
   console.info(

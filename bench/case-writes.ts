@@ -39,8 +39,8 @@ import {
   type Team,
   type Truck,
 } from '@inbound/contract';
-import { pad, padStart, verdict } from './lib/format';
-import { freePort, startServer, type BenchServer } from './lib/server';
+import { cpuPerAnswerUs, pad, padStart, verdict } from './lib/format';
+import { coresUsed, freePort, ownCpuSeconds, startServer, type BenchServer } from './lib/server';
 
 export const EVENTS_PER_S_TARGET = 2_000;
 export const WRITE_P99_TARGET_MS = 20;
@@ -49,6 +49,8 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const WARMUP_S = 2;
 /** The maintenance database: the bench creates its own database through it, and drops it at the end. */
 const POSTGRES_ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+/** Which halves to run (comma-separated): both by default; one alone when measuring a change to it. */
+const DATABASES = (process.env.BENCH_DATABASES ?? 'sqlite,postgres').split(',').map((d) => d.trim());
 /** Riverside EMS in the demo data (apps/server/src/seed/demo-data.ts); medic1 and medic2 are members. */
 const TEAM_ID = 'agency-riverside-ems';
 const CREW_USERS = ['medic1', 'medic2'];
@@ -101,6 +103,9 @@ export interface CaseWriteFigures {
   byType: Record<string, number>;
   /** Acknowledged writes per crew in the measured run: fewest, median, most (and crews that wrote at all). */
   perCrew: { min: number; median: number; max: number; crews: number };
+  /** CPU cores used during the measured run by the server's processes and by this one (autocannon). */
+  serverCores: number;
+  loadGeneratorCores: number;
   check: WriteCheck | null;
 }
 
@@ -430,7 +435,10 @@ async function runOne(database: DatabaseKind, databaseUrl: string | null): Promi
     await load(server.url, scenario, tally, WARMUP_S);
     await settle();
     tally.writesByCase.clear();
+    const serverCores = coresUsed(server.cpuSeconds);
+    const loadGeneratorCores = coresUsed(ownCpuSeconds);
     const result = await load(server.url, scenario, tally, DURATION_S);
+    const cores = { serverCores: serverCores(), loadGeneratorCores: loadGeneratorCores() };
     await settle(); // the writes still in flight when autocannon stopped land now
     const counter = databaseUrl ? await postgresCounter(databaseUrl) : sqliteCounter(server.dataDir);
     let verified: WriteCheck;
@@ -456,6 +464,7 @@ async function runOne(database: DatabaseKind, databaseUrl: string | null): Promi
       failureSamples: tally.failureSamples,
       byType: tally.byType,
       perCrew: spread(scenario.cases.map((c) => tally.writesByCase.get(c.id) ?? 0)),
+      ...cores,
       check: verified,
     };
   } finally {
@@ -480,6 +489,8 @@ const skippedFigures = (database: DatabaseKind, reason: string): CaseWriteFigure
   failureSamples: [],
   byType: {},
   perCrew: { min: 0, median: 0, max: 0, crews: 0 },
+  serverCores: 0,
+  loadGeneratorCores: 0,
   check: null,
 });
 
@@ -527,9 +538,12 @@ export function measureFsyncMs(samples = 100): number {
 
 export async function runCaseWrites(): Promise<{ fsyncMs: number; runs: CaseWriteFigures[] }> {
   const fsyncMs = measureFsyncMs();
-  const runs = [await runOne('sqlite', null)];
-  await settle();
-  runs.push(await runPostgres());
+  const runs: CaseWriteFigures[] = [];
+  if (DATABASES.includes('sqlite')) runs.push(await runOne('sqlite', null));
+  if (DATABASES.includes('postgres')) {
+    if (runs.length > 0) await settle();
+    runs.push(await runPostgres());
+  }
   return { fsyncMs, runs };
 }
 
@@ -568,6 +582,11 @@ export function printCaseWrites({ fsyncMs, runs }: { fsyncMs: number; runs: Case
         (f.non2xx > 0 ? ` (status: ${JSON.stringify(f.statusCounts)})` : ''),
     );
     for (const sample of f.failureSamples) console.info(`      e.g. ${sample}`);
+    console.info(
+      `    CPU during the run: server ${f.serverCores.toFixed(2)} cores, load generator ${f.loadGeneratorCores.toFixed(2)} cores` +
+        (f.database === 'postgres' ? " (PostgreSQL's own processes besides)" : '') +
+        `; server CPU per event ${cpuPerAnswerUs(f.serverCores, f.eventsPerSecond)} µs`,
+    );
     console.info(`    acknowledged events (warm-up + run): ${mix}`);
     const crew = f.perCrew;
     console.info(

@@ -9,6 +9,9 @@ import path from 'node:path';
 import { printApiLoad, runApiLoad } from './api-load';
 import { measureBundle, printBundleReport } from './bundle-size';
 import { printCaseWrites, runCaseWrites } from './case-writes';
+import { ensureAppsBuilt } from './lib/browser';
+import { printOfflineStart, runOfflineStart } from './offline-start';
+import { printTapToSaved, runTapToSaved } from './tap-to-saved';
 
 const started = Date.now();
 const load = loadavg()[0] ?? 0;
@@ -19,6 +22,9 @@ console.info(`bench: ${machine.cpus} CPUs, Node ${machine.node}, load average (1
 if (load > machine.cpus * 0.5) {
   console.info('  (the machine is busy with other work: latency figures will be worse than on an idle machine)');
 }
+
+// bundle-size reads the crew app's build and the browser benches serve it: build it when missing.
+ensureAppsBuilt();
 
 try {
   const bundle = measureBundle();
@@ -44,6 +50,25 @@ try {
   results.caseWrites = caseWrites;
 } catch (error) {
   console.error(`case-writes: ${(error as Error).message}`);
+  process.exitCode = 1;
+}
+
+// The browser benches: each starts its own server and Chromium, and drives the built crew app.
+try {
+  const tapToSaved = await runTapToSaved();
+  printTapToSaved(tapToSaved);
+  results.tapToSaved = tapToSaved;
+} catch (error) {
+  console.error(`tap-to-saved: ${(error as Error).message}`);
+  process.exitCode = 1;
+}
+
+try {
+  const offlineStart = await runOfflineStart();
+  printOfflineStart(offlineStart);
+  results.offlineStart = offlineStart;
+} catch (error) {
+  console.error(`offline-start: ${(error as Error).message}`);
   process.exitCode = 1;
 }
 

@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$(date +%s)
 bash scripts/ensure-deps.sh
+bash scripts/ensure-ffmpeg.sh
 bash scripts/ensure-chromium.sh
 
 echo "== static checks: typecheck, lint, format"

@@ -16,3 +16,7 @@ export function padStart(text: string, width: number): string {
 export function verdict(ok: boolean): string {
   return ok ? 'within target' : 'OVER TARGET';
 }
+
+/** Server CPU time per answered request, in µs: comparable between runs on a busy machine, unlike req/s. */
+export const cpuPerAnswerUs = (cores: number, perSecond: number): string =>
+  perSecond > 0 ? ((cores * 1e6) / perSecond).toFixed(0) : '–';

@@ -4,7 +4,7 @@
  * process group) and removes the data.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,7 +16,50 @@ export interface BenchServer {
   /** The server's fresh DATA_DIR (its SQLite file is `inbound.db` in it); removed by `stop()`. */
   dataDir: string;
   stop: () => Promise<void>;
+  /** CPU seconds (user + system) the server's processes have used so far; 0 where /proc is missing. */
+  cpuSeconds: () => number;
 }
+
+/** Linux reports process times in clock ticks; 100 per second on every common kernel. */
+const CLOCK_TICKS_PER_S = 100;
+
+/** CPU seconds used by the live processes of a process group, from /proc/<pid>/stat. */
+export function groupCpuSeconds(groupId: number): number {
+  let ticks = 0;
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return 0;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    // The command name (field 2) may hold spaces and parentheses; the fields after its last ')' do not.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) !== groupId) continue; // pgrp
+    ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+  }
+  return ticks / CLOCK_TICKS_PER_S;
+}
+
+/** Cores used between two readings of a CPU-seconds counter, over the wall time between them. */
+export function coresUsed(cpuSeconds: () => number): () => number {
+  const startCpu = cpuSeconds();
+  const startWall = process.hrtime.bigint();
+  return () => (cpuSeconds() - startCpu) / (Number(process.hrtime.bigint() - startWall) / 1e9);
+}
+
+/** This process's CPU seconds (the load generator's share). */
+export const ownCpuSeconds = (): number => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+};
 
 /** A TCP port free on 127.0.0.1 right now (the OS picks it). */
 export function freePort(): Promise<number> {
@@ -34,7 +77,13 @@ export function freePort(): Promise<number> {
 
 export async function startServer(port: number, extraEnv: Record<string, string> = {}): Promise<BenchServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'inbound-bench-'));
-  const child = spawn('npx', ['tsx', 'apps/server/src/main.ts'], {
+  // BENCH_SERVER_CPU_PROF=<dir>: the server runs under `node --cpu-prof` (written when it stops), to
+  // see where a run's time goes. npx and tsx's wrapper are skipped then, so the profile is the server's.
+  const profileDir = process.env.BENCH_SERVER_CPU_PROF;
+  const [command, args] = profileDir
+    ? ['node', ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--import', 'tsx', 'apps/server/src/main.ts']]
+    : ['npx', ['tsx', 'apps/server/src/main.ts']];
+  const child = spawn(command, args, {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
@@ -70,7 +119,11 @@ export async function startServer(port: number, extraEnv: Record<string, string>
       throw new Error(`the server exited with code ${child.exitCode} before answering /health`);
     }
     try {
-      if ((await fetch(`${url}/health`)).ok) return { url, dataDir, stop };
+      if ((await fetch(`${url}/health`)).ok) {
+        // detached: the child leads its own process group, which holds npx, tsx and the server.
+        const cpuSeconds = () => (child.pid ? groupCpuSeconds(child.pid) : 0);
+        return { url, dataDir, stop, cpuSeconds };
+      }
     } catch {
       // not listening yet
     }

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { messages } from '@inbound/contract';
 import { lowContrastTexts } from '../support/contrast';
+import { caseNumberFromHeading, chooseComplaint, startCase, tagButton, tapTag } from '../support/cases';
 import { atPath, signInToStart, snap } from '../support/crew';
 import { teams, users } from '../support/demo';
 
@@ -8,6 +9,30 @@ import { teams, users } from '../support/demo';
 // read: every visible text meets WCAG AA contrast (glare, a moving truck, tired eyes).
 async function expectReadable(page: Page) {
   expect(await lowContrastTexts(page), `low-contrast text on ${new URL(page.url()).pathname}`).toEqual([]);
+}
+
+/**
+ * Controls smaller than 44 × 44 CSS px (WCAG 2.5.5, Apple's minimum) — too small for a gloved finger in a
+ * moving truck. A radio or checkbox counts by its label, which is what the finger hits.
+ */
+async function smallTargets(page: Page, scope = 'body'): Promise<string[]> {
+  return page.locator(scope).evaluate((root) => {
+    const small: string[] = [];
+    for (const element of root.querySelectorAll<HTMLElement>('button, a[href], input, select, textarea')) {
+      const target =
+        (element instanceof HTMLInputElement && ['radio', 'checkbox'].includes(element.type)
+          ? element.closest('label')
+          : element) ?? element;
+      const box = target.getBoundingClientRect();
+      const style = getComputedStyle(target);
+      if (box.width === 0 || box.height === 0 || style.visibility === 'hidden') continue;
+      if (box.width < 44 || box.height < 44) {
+        const name = element.getAttribute('aria-label') ?? element.textContent?.trim() ?? element.tagName;
+        small.push(`${name.slice(0, 40)} ${Math.round(box.width)}×${Math.round(box.height)}`);
+      }
+    }
+    return small;
+  });
 }
 
 test('screens from login to settings can be read @tablet', async ({ page }, testInfo) => {
@@ -55,4 +80,33 @@ test('the Message Center can be read @tablet', async ({ page }, testInfo) => {
   await expect(dialog.getByRole('listitem').first()).toBeVisible();
   await snap(page, testInfo, '12-message-center');
   expect(await lowContrastTexts(page, dialog)).toEqual([]);
+});
+
+test('the case screen can be read and tapped with gloves @tablet', async ({ page }, testInfo) => {
+  await signInToStart(page, users.medic1.username, teams.riverside, 'Ambulance 5');
+  await expectReadable(page);
+  expect(await smallTargets(page), 'small targets on Start').toEqual([]);
+  await snap(page, testInfo, '13-start');
+
+  await startCase(page);
+  await caseNumberFromHeading(page);
+  await expect(page.getByRole('button', { name: /^Stroke Priority/ })).toBeVisible();
+  await expectReadable(page);
+  expect(await smallTargets(page), 'small targets on the case screen').toEqual([]);
+  await snap(page, testInfo, '14-case-complaints', { fullPage: false });
+
+  await chooseComplaint(page, 'Stroke', 'Deficits');
+  await tapTag(page, 'Deficits', 'Facial Droop', true);
+  await expectReadable(page);
+  expect(await smallTargets(page), 'small targets among the tags').toEqual([]);
+  await snap(page, testInfo, '15-case-stroke', { fullPage: false });
+
+  await tagButton(page, 'Onset', 'Last Known Well').click();
+  const dialog = page.getByRole('dialog', { name: 'Last Known Well' });
+  await expect(dialog.getByRole('button', { name: 'ADD' })).toBeDisabled();
+  expect(await lowContrastTexts(page, dialog)).toEqual([]);
+  expect(await smallTargets(page, '[role=dialog]'), 'small targets in the tag dialog').toEqual([]);
+  await snap(page, testInfo, '16-case-data-tag', { fullPage: false });
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
 });

@@ -4,6 +4,9 @@
  *
  * - `{ type: 'CLEAR_RUNTIME_CACHE' }` (logout): deletes every runtime cache (`inbound-runtime-*`, the
  *   team, hospital statuses and complaint set of the signed-out crew). The precache (the app shell) stays.
+ * - `{ type: 'WIPE_CASE', caseIds }` (a closed case whose changes were all delivered): deletes every
+ *   runtime-cache entry of those cases (`…/twiageCases/{id}`, `/{id}/…`, `?…`). The configured runtime
+ *   caches hold no case GETs today; this keeps a lost tablet free of the case if one ever does.
  * - `sync` for a tag `inbound-case-{id}`: tells every open page to flush its outbox. The outbox is the
  *   mechanism (it also flushes on start, online, visibility and a timer); this is a bonus where Background
  *   Sync exists (Chromium). The page does the sending: it has the token and the queue.
@@ -20,6 +23,28 @@
     return runtime;
   }
 
+  function isCaseUrl(url, caseIds) {
+    const path = new URL(url).pathname;
+    return caseIds.some((id) => {
+      const at = path.indexOf('/twiageCases/' + encodeURIComponent(id));
+      if (at < 0) return false;
+      const next = path.charAt(at + '/twiageCases/'.length + encodeURIComponent(id).length);
+      return next === '' || next === '/';
+    });
+  }
+
+  async function wipeCaseEntries(caseIds) {
+    const names = (await caches.keys()).filter((name) => name.startsWith(RUNTIME_CACHE_PREFIX));
+    let deleted = 0;
+    for (const name of names) {
+      const cache = await caches.open(name);
+      for (const request of await cache.keys()) {
+        if (isCaseUrl(request.url, caseIds) && (await cache.delete(request))) deleted += 1;
+      }
+    }
+    return deleted;
+  }
+
   async function askPagesToFlush(tag) {
     const pages = await clients.matchAll({ type: 'window', includeUncontrolled: true });
     for (const page of pages) page.postMessage({ type: 'FLUSH_OUTBOX', tag });
@@ -27,6 +52,16 @@
 
   self.addEventListener('message', (event) => {
     const data = event.data;
+    if (data && data.type === 'WIPE_CASE' && Array.isArray(data.caseIds)) {
+      const caseIds = data.caseIds.filter((id) => typeof id === 'string' && id !== '');
+      event.waitUntil(
+        wipeCaseEntries(caseIds).then((deleted) => {
+          const port = event.ports && event.ports[0];
+          if (port) port.postMessage({ type: 'CASE_WIPED', deleted });
+        }),
+      );
+      return;
+    }
     if (!data || data.type !== 'CLEAR_RUNTIME_CACHE') return;
     event.waitUntil(
       clearRuntimeCaches().then((cleared) => {

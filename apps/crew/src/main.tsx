@@ -19,6 +19,10 @@ async function main(): Promise<void> {
   void import('./lib/caseOutbox')
     .then(({ startCaseOutbox }) => startCaseOutbox())
     .catch((error: unknown) => console.error('the outbox could not start', error));
+  // Closed cases are wiped from the device once the outbox has delivered all their changes.
+  void import('./features/case/closedCaseWipe')
+    .then(({ startClosedCaseWipe }) => startClosedCaseWipe())
+    .catch((error: unknown) => console.error('the closed-case wipe could not start', error));
   const root = document.getElementById('root');
   if (!root) throw new Error('#root missing from index.html');
   createRoot(root).render(

@@ -32,6 +32,10 @@ import { createBroadcastsService } from './modules/broadcasts/broadcasts.service
 import { createCasesRepository } from './modules/cases/cases.repository.js';
 import { casesRoutes } from './modules/cases/cases.routes.js';
 import { createCasesService } from './modules/cases/cases.service.js';
+import { createCaseParticipants } from './modules/chat/case-participants.js';
+import { createChatRepository } from './modules/chat/chat.repository.js';
+import { chatRoutes } from './modules/chat/chat.routes.js';
+import { createChatService } from './modules/chat/chat.service.js';
 import { createComplaintsRepository } from './modules/complaints/complaints.repository.js';
 import { complaintsRoutes } from './modules/complaints/complaints.routes.js';
 import { createComplaintsService } from './modules/complaints/complaints.service.js';
@@ -42,19 +46,48 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { createHospitalsRepository } from './modules/hospitals/hospitals.repository.js';
 import { hospitalsRoutes } from './modules/hospitals/hospitals.routes.js';
 import { createHospitalsService } from './modules/hospitals/hospitals.service.js';
+import { createHospitalStatusService } from './modules/hospitals/hospital-statuses.service.js';
+import { createMediaModule } from './modules/media/media.module.js';
+import { createPushRepository } from './modules/push/push.repository.js';
+import { pushRoutes } from './modules/push/push.routes.js';
+import { createPushService, type PushTransport } from './modules/push/push.service.js';
+import { loadOrCreateVapidKeys } from './modules/push/vapid-keys.js';
+import { createMemoryBroker } from './modules/realtime/broker.js';
+import { createCasePublisher } from './modules/realtime/case-publisher.js';
+import { createChannelAuthorizers, registerBuiltInChannels } from './modules/realtime/channel-authorizers.js';
+import type { RealtimePublisher } from './modules/realtime/publisher.js';
+import { createRealtimeRepository } from './modules/realtime/realtime.repository.js';
+import { realtimeRoutes } from './modules/realtime/realtime.routes.js';
+import { createRealtimeGateway } from './modules/realtime/realtime.service.js';
+import { createRedisBroker } from './modules/realtime/redis-broker.js';
 import { createUsersRepository } from './modules/users/users.repository.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { createUsersService } from './modules/users/users.service.js';
+import { createTransfersRepository } from './modules/transfers/transfers.repository.js';
+import { transfersRoutes } from './modules/transfers/transfers.routes.js';
+import { createTransfersService } from './modules/transfers/transfers.service.js';
 
 export type AppConfig = Config & { jwtSecret: string };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The real-time gateway's publisher (tests and benchmarks publish through it). */
+    realtime: RealtimePublisher;
+  }
+}
 
 export interface BuildOptions {
   /** An open database; when absent the app opens one from the config and closes it on close. */
   database?: Database;
+  /** Web Push delivery; tests send to a local endpoint (any URL accepted) instead of a push service. */
+  push?: { transport?: PushTransport; allowAnyEndpoint?: boolean };
   clock?: Clock;
   /** Where logs go (tests capture them); stdout by default. */
   logStream?: DestinationStream;
 }
+
+/** How often open case transfers past their lifetime are expired (and both crews told). */
+const TRANSFER_SWEEP_MS = 15_000;
 
 /** A JSON request body larger than this is refused with 413 before it is parsed. */
 export const BODY_LIMIT_BYTES = 1_048_576;
@@ -113,6 +146,30 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const tokens = createTokenService({ secret: config.jwtSecret, ttlMs: config.tokenTtlMs });
   const passwords = { hash: hashPassword, verify: verifyPassword, verifyAgainstDummy };
 
+  // The real-time gateway: modules publish through `realtime.publisher`; a module owning a channel kind
+  // registers its subscription check on `channelAuthorizers` (e.g. 'transfer').
+  const channelAuthorizers = createChannelAuthorizers();
+  const realtime = createRealtimeGateway({
+    repo: createRealtimeRepository(
+      db,
+      database.dialect,
+      database.dialect === 'sqlite' ? createGroupCommit(db) : undefined,
+    ),
+    clock,
+    authenticate: (authorization) => auth.authenticate(authorization),
+    authorizers: channelAuthorizers,
+    settings: config.realtime,
+    log: app.log,
+  });
+  realtime.useBroker(
+    config.redisUrl
+      ? await createRedisBroker(config.redisUrl, config.redisKeyPrefix, realtime.brokerListeners, (error) =>
+          app.log.error({ err: { message: error.message } }, 'Redis broker error'),
+        )
+      : createMemoryBroker(),
+  );
+  app.decorate('realtime', realtime.publisher);
+
   // Services that call each other do so through closures, resolved at call time.
   const users = createUsersService({
     repo: createUsersRepository(db),
@@ -135,7 +192,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   const agencies = createAgenciesService({ repo: createAgenciesRepository(db), hospitals });
   const complaints = createComplaintsService({ repo: createComplaintsRepository(db), agencies });
-  const broadcasts = createBroadcastsService({ repo: createBroadcastsRepository(db) });
+  const broadcasts = createBroadcastsService({
+    repo: createBroadcastsRepository(db),
+    clock,
+    publisher: realtime.publisher,
+    hospitals,
+    agencies,
+  });
   const feedback = createFeedbackService({ repo: createFeedbackRepository(db), clock });
   // SQLite commits case writes in groups (one fsync for many); PostgreSQL groups WAL flushes itself.
   const caseTransactions = database.dialect === 'sqlite' ? createGroupCommit(db) : undefined;
@@ -147,20 +210,143 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     hospitals,
   });
 
+  const caseLookup = createCasesRepository(db);
+  const hospitalOnPlatform = async (hospitalId: string) => {
+    const [hospital] = await hospitals.hospitalsByIds([hospitalId]);
+    return hospital !== undefined && !hospital.nonTwiage;
+  };
+  registerBuiltInChannels(channelAuthorizers, {
+    async caseAccess(caseId, userId) {
+      const found = await caseLookup.findWithAccess(caseId, userId);
+      return found && { role: found.role, destinationHospitalId: found.row.destination_hospital_id };
+    },
+    hospitalOnPlatform,
+    agencyIdsDeliveringTo: (hospitalId) => agencies.agencyIdsDeliveringTo(hospitalId),
+  });
+  const publishCaseChange = createCasePublisher({
+    publisher: realtime.publisher,
+    async destination(caseId) {
+      const hospitalId = (await caseLookup.findById(caseId))?.destination_hospital_id;
+      return hospitalId ? { hospitalId, onPlatform: await hospitalOnPlatform(hospitalId) } : null;
+    },
+    logError: (error) => app.log.error({ err: { message: (error as Error).message } }, 'case change not published'),
+  });
+
+  const hospitalStatuses = createHospitalStatusService({
+    repo: createHospitalsRepository(db),
+    clock,
+    publisher: realtime.publisher,
+  });
+  const participants = createCaseParticipants({ cases: caseLookup, hospitals });
+  const vapidKeys = loadOrCreateVapidKeys(config.dataDir);
+  const push = createPushService({
+    repo: createPushRepository(db),
+    vapid: {
+      ...vapidKeys,
+      // RFC 8292: a contact for the push service's operators — the deployment's https address if any.
+      subject: config.publicUrl?.startsWith('https://') ? config.publicUrl : 'mailto:push@inbound.invalid',
+    },
+    participants,
+    clock,
+    connections: realtime.publisher,
+    ...(options.push?.transport ? { transport: options.push.transport } : {}),
+    allowAnyEndpoint: options.push?.allowAnyEndpoint ?? false,
+    onError: (error) => app.log.warn({ err: { message: (error as Error).message } }, 'push not delivered'),
+  });
+  const userNames = createUsersRepository(db);
+  const chat = createChatService({
+    repo: createChatRepository(db),
+    participants,
+    clock,
+    publisher: realtime.publisher,
+    users: { displayName: async (userId) => (await userNames.findById(userId))?.display_name ?? null },
+    push: {
+      chatMessage(caseId, caseNumber, message) {
+        caseLookup.accessUserIds(caseId).then(
+          (crews) =>
+            push.notify(
+              crews.filter((id) => id !== message.senderId),
+              (userId) => [`user-${userId}`, `ems-${caseId}`],
+              {
+                type: 'chat.message',
+                title: `Case ${caseNumber}`,
+                // The text itself stays off the lock screen: it may carry patient details.
+                body: `New message from ${message.senderOrganization || message.senderName}`,
+                url: '/case',
+                caseId,
+                transferId: null,
+              },
+            ),
+          (error: unknown) => app.log.warn({ err: { message: (error as Error).message } }, 'push not delivered'),
+        );
+      },
+    },
+  });
+  const transfers = createTransfersService({
+    repo: createTransfersRepository(db),
+    clock,
+    publisher: realtime.publisher,
+    cases: caseLookup,
+    agencies,
+    push: {
+      transferRequested(transfer) {
+        push.notify([transfer.createdBy], (userId) => [`user-${userId}`, `ems-${transfer.caseId}`], {
+          type: 'CASE_TRANSFER_UPDATED',
+          title: 'Case transfer',
+          body: transfer.messageForSender ?? '',
+          url: '/case',
+          caseId: transfer.caseId,
+          transferId: transfer._id,
+        });
+      },
+    },
+  });
+  channelAuthorizers.register('transfer', (principal, transferId) =>
+    transfers.maySubscribe(principal.userId, transferId),
+  );
+  // Transfers also expire when read; the sweep tells both crews even when nobody asks.
+  const transferSweep = setInterval(() => {
+    transfers.expireDue().catch((error: unknown) => {
+      app.log.error({ err: { message: (error as Error).message } }, 'transfer expiry sweep failed');
+    });
+  }, TRANSFER_SWEEP_MS);
+  transferSweep.unref();
+
   const ctx: RouteContext = { authenticate: createAuthenticateHook(auth) };
-  healthRoutes(app, ctx, { database: database.dialect, broker: 'memory' });
+  const media = createMediaModule({
+    db,
+    cases,
+    clock,
+    config: config.media,
+    publishChange: publishCaseChange,
+    log: app.log,
+  });
+  healthRoutes(app, ctx, { database: database.dialect, broker: realtime.brokerKind() });
   authRoutes(app, ctx, auth, config.signInLimits.perAddress);
   usersRoutes(app, ctx, users);
   agenciesRoutes(app, ctx, agencies);
-  hospitalsRoutes(app, ctx, hospitals);
+  hospitalsRoutes(app, ctx, hospitals, hospitalStatuses);
   complaintsRoutes(app, ctx, complaints);
   broadcastsRoutes(app, ctx, broadcasts);
   feedbackRoutes(app, ctx, feedback);
-  casesRoutes(app, ctx, cases);
+  chatRoutes(app, ctx, chat);
+  pushRoutes(app, ctx, push);
+  transfersRoutes(app, ctx, transfers);
+  casesRoutes(app, ctx, cases, publishCaseChange);
+  await media.routes(app, ctx);
+  await realtimeRoutes(app, ctx, realtime, {
+    maxFrameBytes: config.realtime.maxFrameBytes,
+    publicUrl: config.publicUrl,
+    allowedOrigins: config.realtime.allowedOrigins,
+  });
 
   await registerStaticApps(app, { crewDist: config.crewDist, hospitalDist: config.hospitalDist });
 
   app.addHook('onClose', async () => {
+    clearInterval(transferSweep);
+    await media.close();
+    await push.drain();
+    await realtime.close();
     if (ownsDatabase) await database.close();
   });
   await app.ready();

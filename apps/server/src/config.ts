@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -59,6 +60,29 @@ const url = (name: string, protocols: string[]) =>
     `${name} must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
   );
 
+/** A comma-separated list of origins (scheme://host[:port]), each normalised by URL. */
+const origins = (name: string) =>
+  z.string().transform((text, ctx) => {
+    const list: string[] = [];
+    for (const item of text
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean)) {
+      try {
+        const parsed = new URL(item);
+        if (parsed.protocol === 'http:' || parsed.protocol === 'https:') {
+          list.push(parsed.origin);
+          continue;
+        }
+      } catch {
+        // reported below
+      }
+      ctx.addIssue({ code: 'custom', message: `${name} must list origins such as https://inbound.example.org` });
+      return z.NEVER;
+    }
+    return list;
+  });
+
 const IceServer = z.object({
   urls: z.union([z.string(), z.array(z.string())]),
   username: z.string().optional(),
@@ -95,6 +119,13 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: url('DATABASE_URL', ['postgres:', 'postgresql:']).optional(),
   REDIS_URL: url('REDIS_URL', ['redis:', 'rediss:']).optional(),
+  // Several deployments (or test runs) may share one Redis: every key and pub/sub channel starts with this.
+  REDIS_KEY_PREFIX: z.string().min(1).max(100).default('inbound:'),
+  REALTIME_ALLOWED_ORIGINS: origins('REALTIME_ALLOWED_ORIGINS').default([]),
+  REALTIME_HEARTBEAT: duration('REALTIME_HEARTBEAT').default(10_000),
+  REALTIME_MAX_FRAME_BYTES: positiveInt('REALTIME_MAX_FRAME_BYTES').default(16_384),
+  REALTIME_MAX_MESSAGES_PER_SECOND: positiveInt('REALTIME_MAX_MESSAGES_PER_SECOND').default(20),
+  REALTIME_RETENTION: duration('REALTIME_RETENTION').default(24 * 3_600_000),
   JWT_SECRET: z
     .string()
     .min(32, 'JWT_SECRET must be at least 32 characters (leave it unset to generate one)')
@@ -116,6 +147,12 @@ const EnvSchema = z.object({
   SIGNIN_WINDOW_PER_ADDRESS: duration('SIGNIN_WINDOW_PER_ADDRESS').default(60_000),
   SIGNIN_LIMIT_PER_ACCOUNT: positiveInt('SIGNIN_LIMIT_PER_ACCOUNT').default(10),
   SIGNIN_WINDOW_PER_ACCOUNT: duration('SIGNIN_WINDOW_PER_ACCOUNT').default(15 * 60_000),
+  // Media: where files go (default DATA_DIR/media), how many conversions run at once (one per core),
+  // and which ffmpeg/ffprobe binaries convert them.
+  MEDIA_DIR: z.string().min(1).optional(),
+  MEDIA_CONVERT_JOBS: positiveInt('MEDIA_CONVERT_JOBS').optional(),
+  FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
+  FFPROBE_PATH: z.string().min(1).default('ffprobe'),
 });
 
 export interface Config {
@@ -126,6 +163,16 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | null;
   redisUrl: string | null;
+  redisKeyPrefix: string;
+  realtime: {
+    /** Origins besides PUBLIC_URL's and the server's own host that may open /realtime. */
+    allowedOrigins: string[];
+    heartbeatMs: number;
+    maxFrameBytes: number;
+    maxMessagesPerSecond: number;
+    /** How long a channel's messages stay readable for clients catching up. */
+    retentionMs: number;
+  };
   /** Null until resolved: `loadConfig` reads or generates it; tests pass their own. */
   jwtSecret: string | null;
   tokenTtlMs: number;
@@ -143,6 +190,7 @@ export interface Config {
     perAddress: { max: number; windowMs: number };
     perAccount: { max: number; windowMs: number };
   };
+  media: { dir: string; convertJobs: number; ffmpeg: string; ffprobe: string };
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
@@ -170,6 +218,14 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
       dataDir: path.resolve(e.DATA_DIR),
       databaseUrl: e.DATABASE_URL ?? null,
       redisUrl: e.REDIS_URL ?? null,
+      redisKeyPrefix: e.REDIS_KEY_PREFIX,
+      realtime: {
+        allowedOrigins: e.REALTIME_ALLOWED_ORIGINS,
+        heartbeatMs: e.REALTIME_HEARTBEAT,
+        maxFrameBytes: e.REALTIME_MAX_FRAME_BYTES,
+        maxMessagesPerSecond: e.REALTIME_MAX_MESSAGES_PER_SECOND,
+        retentionMs: e.REALTIME_RETENTION,
+      },
       jwtSecret: e.JWT_SECRET ?? null,
       tokenTtlMs: e.TOKEN_TTL,
       authCacheMs: e.AUTH_CACHE_TTL,
@@ -186,6 +242,12 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
       signInLimits: {
         perAddress: { max: e.SIGNIN_LIMIT_PER_ADDRESS, windowMs: e.SIGNIN_WINDOW_PER_ADDRESS },
         perAccount: { max: e.SIGNIN_LIMIT_PER_ACCOUNT, windowMs: e.SIGNIN_WINDOW_PER_ACCOUNT },
+      },
+      media: {
+        dir: path.resolve(e.MEDIA_DIR ?? path.join(e.DATA_DIR, 'media')),
+        convertJobs: e.MEDIA_CONVERT_JOBS ?? availableParallelism(),
+        ffmpeg: e.FFMPEG_PATH,
+        ffprobe: e.FFPROBE_PATH,
       },
     },
   };

@@ -3,6 +3,7 @@
  * wrong), migrates, seeds the demo data when SEED_DEMO=true, listens, and says what it runs on.
  * SIGTERM/SIGINT close it cleanly: in-flight requests finish, the database closes.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { buildApp } from './app.js';
 import { systemClock } from './clock.js';
@@ -11,6 +12,14 @@ import { createDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { hashPassword } from './modules/auth/passwords.js';
 import { demoSignIns, seedDemoData } from './seed/seed.js';
+
+/** Conversions fail without ffmpeg (uploads are still kept): say so at start rather than per upload. */
+function ffmpegLine(ffmpeg: string, jobs: number): string {
+  const found = spawnSync(ffmpeg, ['-version'], { stdio: 'ignore' }).status === 0;
+  return found
+    ? `converted by ${ffmpeg}, ${jobs} at a time`
+    : `${ffmpeg} NOT FOUND: videos and voice memos stay unconverted (run scripts/ensure-ffmpeg.sh)`;
+}
 
 const describeLimit = (limit: { max: number; windowMs: number }) =>
   `${limit.max}/${Math.round(limit.windowMs / 1000)} s`;
@@ -40,6 +49,7 @@ async function main(): Promise<void> {
     `  database   ${database.dialect} (${database.location})${applied.length ? `, migrations applied: ${applied.join(', ')}` : ''}`,
     `  broker     ${config.redisUrl ? 'redis (REDIS_URL set; not used until real-time arrives)' : 'in-process'}`,
     `  storage    ${config.dataDir}`,
+    `  media      files in ${config.media.dir}; ${ffmpegLine(config.media.ffmpeg, config.media.convertJobs)}`,
     `  crew app   ${existsSync(config.crewDist) ? `${url}/` : `not built (${config.crewDist})`}`,
     `  hospital   ${existsSync(config.hospitalDist) ? `${url}/hospital/` : `not built (${config.hospitalDist})`}`,
     `  API docs   ${url}/api/docs`,

@@ -5,5 +5,7 @@ export * from './api.js';
 export * from './auth-header.js';
 export * from './route-types.js';
 export * from './case.js';
+export * from './media.js';
 export * from './paths.js';
 export * from './realtime.js';
+export * from './realtime-api.js';

@@ -11,16 +11,11 @@
  * - at start, a stored placeholder case asks `resolvePlaceholder` (the page that got the answer may have
  *   died before saving it).
  */
-import {
-  createAesGcmCodec,
-  createFetchTransport,
-  createOutbox,
-  isPlaceholderId,
-  requestPersistentStorage,
-} from './outbox';
+import { createAesGcmCodec, createFetchTransport, createOutbox, isPlaceholderId } from './outbox';
 import type { PlaceholderResolution } from './outbox';
 import { openDB } from 'idb';
 import { useSession } from './session';
+import { checkStoragePersistence } from './storagePersistence';
 
 const KEY_DB = 'inbound-outbox-key';
 let outboxKey: Promise<CryptoKey> | null = null;
@@ -51,10 +46,24 @@ export const caseOutbox = createOutbox({
   codec: import.meta.env.PROD ? createAesGcmCodec(getOutboxKey) : null,
 });
 
-/** Puts the server's answer into the local case, if the local case is still that placeholder. */
+/**
+ * Puts the server's answer into the local case, if the local case is still that placeholder, and into
+ * what still names the placeholder after a close (the feedback prompt, the closed cases to wipe).
+ */
 export function applyPlaceholderResolution(resolution: PlaceholderResolution): void {
-  const local = useSession.getState().case;
-  if (!local || local.id !== resolution.placeholderId) return;
+  const { case: local, caseFeedbackPending, closedCases } = useSession.getState();
+  const { placeholderId, caseId, caseNumber } = resolution;
+  if (caseFeedbackPending?.caseId === placeholderId) {
+    useSession.setState({ caseFeedbackPending: { ...caseFeedbackPending, caseId } });
+  }
+  if (closedCases.some((closed) => closed.id === placeholderId)) {
+    useSession.setState({
+      closedCases: closedCases.map((closed) =>
+        closed.id === placeholderId ? { ...closed, id: caseId, caseNumber } : closed,
+      ),
+    });
+  }
+  if (!local || local.id !== placeholderId) return;
   useSession.setState({
     case: {
       ...local,
@@ -78,7 +87,8 @@ let started: Promise<void> | null = null;
 
 /**
  * Starts sending (once), catches up on a placeholder answered by an earlier page, and asks for
- * persistent storage (a refusal is logged: the browser may then evict the queue under storage pressure).
+ * persistent storage (a refusal is shown on Start: the browser may then evict the queue under storage
+ * pressure).
  */
 export function startCaseOutbox(): Promise<void> {
   started ??= (async () => {
@@ -88,9 +98,7 @@ export function startCaseOutbox(): Promise<void> {
       const resolution = await caseOutbox.resolvePlaceholder(local.id);
       if (resolution) applyPlaceholderResolution(resolution);
     }
-    if ((await requestPersistentStorage()) === 'denied') {
-      console.warn('persistent storage refused: the browser may evict queued changes under storage pressure');
-    }
+    await checkStoragePersistence();
   })();
   return started;
 }

@@ -42,6 +42,18 @@ export interface StoredCase {
   patientInfo: PatientInfoEntry[];
 }
 
+/**
+ * A case closed on this device whose traces may still be here: only what the wipe needs to find them
+ * (features/case/closedCaseWipe), no patient data. Removed once the wipe is done.
+ */
+export interface ClosedCase {
+  /** The case id at close: the real one, or `placeholder-{ts}` when the create had not been answered yet. */
+  id: string;
+  caseNumber: string;
+  /** ISO instant. */
+  closedAt: string;
+}
+
 export interface StoredSession {
   jwt: AuthToken | null;
   user: User | null;
@@ -66,6 +78,8 @@ export interface StoredSession {
   pushToken: string | null;
   /** ISO time the Message Center was last opened; newer broadcasts count as unread. */
   messageCenterLastOpened: string | null;
+  /** Closed cases not wiped from the device yet (their changes are still on their way). */
+  closedCases: ClosedCase[];
 }
 
 export interface SessionState extends StoredSession {
@@ -94,12 +108,19 @@ export const emptySession: StoredSession = {
   emtLevel: {},
   pushToken: null,
   messageCenterLastOpened: null,
+  closedCases: [],
 };
 
 export const storedKeys = Object.keys(emptySession) as (keyof StoredSession)[];
 
 /** Kept across logout: they are keyed by user id precisely so that each crew member's choice survives. */
 export const perUserKeys = ['doNotDisturb', 'emtLevel'] as const satisfies readonly (keyof StoredSession)[];
+
+/**
+ * Kept across logout as well: the device's own duties, not the crew member's. An automatic logout keeps
+ * the outbox, so the closed cases still waiting to be wiped must be remembered too.
+ */
+export const keptOnLogoutKeys = [...perUserKeys, 'closedCases'] as const satisfies readonly (keyof StoredSession)[];
 
 export const useSession = create<SessionState>()(() => ({
   ...emptySession,
@@ -148,15 +169,15 @@ export function flushSessionWrites(): Promise<void> {
   return writes;
 }
 
-/** Back to signed out: everything but the per-user preferences. */
+/** Back to signed out: everything but the per-user preferences and the closed cases still to wipe. */
 export function clearSession(): void {
-  const { doNotDisturb, emtLevel } = useSession.getState();
-  useSession.setState({ ...emptySession, doNotDisturb, emtLevel, needsAuthentication: false });
+  const { doNotDisturb, emtLevel, closedCases } = useSession.getState();
+  useSession.setState({ ...emptySession, doNotDisturb, emtLevel, closedCases, needsAuthentication: false });
 }
 
 /**
  * Logout's storage side (decision 0007): deletes every stored value and the encryption key, then
- * writes back the per-user preferences under a new key.
+ * writes back the per-user preferences and the closed cases still to wipe under a new key.
  */
 export function wipeStoredSession(): Promise<void> {
   const store = persistedTo;
@@ -165,7 +186,7 @@ export function wipeStoredSession(): Promise<void> {
     .then(async () => {
       await store.clear();
       const state = useSession.getState();
-      for (const key of perUserKeys) {
+      for (const key of keptOnLogoutKeys) {
         if (Object.keys(state[key]).length > 0) await store.set(key, state[key]);
       }
     })

@@ -24,12 +24,34 @@ function loadExtensions() {
   const self = {
     addEventListener: (type: string, listener: Listener) => (listeners[type] ??= []).push(listener),
   };
+  /** Cached request URLs per cache name. */
+  const entries = new Map<string, string[]>([
+    [
+      `${RUNTIME_CACHE_PREFIX}teams`,
+      [
+        'http://localhost/v4/emsAgencies/riverside',
+        'http://localhost/v4/twiageCases/case-1?uniquevalue=5',
+        'http://localhost/v4/twiageCases/case-1/media',
+        'http://localhost/v4/twiageCases/case-10',
+      ],
+    ],
+    ['workbox-precache-v2-http://localhost/', ['http://localhost/index.html']],
+  ]);
   const caches = {
     keys: async () => [...names],
     delete: async (name: string) => names.delete(name),
+    open: async (name: string) => ({
+      keys: async () => (entries.get(name) ?? []).map((url) => ({ url })),
+      delete: async (request: { url: string }) => {
+        const urls = entries.get(name) ?? [];
+        const at = urls.indexOf(request.url);
+        if (at >= 0) urls.splice(at, 1);
+        return at >= 0;
+      },
+    }),
   };
   const clients = { matchAll: vi.fn(async () => pages) };
-  runInNewContext(script, { self, caches, clients });
+  runInNewContext(script, { self, caches, clients, URL });
   const dispatch = async (type: string, event: Record<string, unknown>) => {
     const waits: Promise<unknown>[] = [];
     for (const listener of listeners[type] ?? [])
@@ -37,7 +59,7 @@ function loadExtensions() {
     await Promise.all(waits);
     return waits.length;
   };
-  return { dispatch, names, pages, clients };
+  return { dispatch, names, pages, clients, entries };
 }
 
 describe('service worker extensions', () => {
@@ -47,6 +69,19 @@ describe('service worker extensions', () => {
     await dispatch('message', { data: { type: SW_MESSAGE.clearRuntimeCache }, ports: [reply] });
     expect([...names]).toEqual(['workbox-precache-v2-http://localhost/']);
     expect(reply.postMessage).toHaveBeenCalledWith(expect.objectContaining({ type: 'RUNTIME_CACHE_CLEARED' }));
+  });
+
+  it("WIPE_CASE deletes the runtime-cache entries of those cases only (not another case's, not the precache)", async () => {
+    const { dispatch, entries, names } = loadExtensions();
+    const reply = { postMessage: vi.fn() };
+    await dispatch('message', { data: { type: SW_MESSAGE.wipeCase, caseIds: ['case-1'] }, ports: [reply] });
+    expect(entries.get(`${RUNTIME_CACHE_PREFIX}teams`)).toEqual([
+      'http://localhost/v4/emsAgencies/riverside',
+      'http://localhost/v4/twiageCases/case-10',
+    ]);
+    expect(entries.get('workbox-precache-v2-http://localhost/')).toEqual(['http://localhost/index.html']);
+    expect(names.size).toBe(4);
+    expect(reply.postMessage).toHaveBeenCalledWith({ type: 'CASE_WIPED', deleted: 2 });
   });
 
   it('ignores other messages (Workbox handles SKIP_WAITING itself)', async () => {

@@ -8,6 +8,8 @@
 export const SW_MESSAGE = {
   /** page → service worker: delete the runtime caches (logout); the precache stays. */
   clearRuntimeCache: 'CLEAR_RUNTIME_CACHE',
+  /** page → service worker: delete the runtime-cache entries of these (closed, delivered) cases. */
+  wipeCase: 'WIPE_CASE',
   /** service worker → pages: a background sync fired; flush the outbox. */
   flushOutbox: 'FLUSH_OUTBOX',
 } as const;
@@ -33,6 +35,24 @@ export async function clearServiceWorkerRuntimeCache(): Promise<boolean> {
     return true;
   } catch (error) {
     console.warn('could not ask the service worker to clear its runtime cache', error);
+    return false;
+  }
+}
+
+/**
+ * Asks the service worker to delete whatever its runtime caches hold of these cases (closedCaseWipe).
+ * Resolves to whether a service worker was asked; never rejects.
+ */
+export async function wipeCaseFromServiceWorkerCache(caseIds: readonly string[]): Promise<boolean> {
+  try {
+    const container = serviceWorkerContainer();
+    if (!container) return false;
+    const worker = container.controller ?? (await container.getRegistration())?.active ?? null;
+    if (!worker) return false;
+    worker.postMessage({ type: SW_MESSAGE.wipeCase, caseIds: [...caseIds] });
+    return true;
+  } catch (error) {
+    console.warn('could not ask the service worker to wipe a closed case', error);
     return false;
   }
 }

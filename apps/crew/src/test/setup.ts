@@ -4,6 +4,10 @@ import 'fake-indexeddb/auto';
 import '@testing-library/jest-dom/vitest';
 import { afterEach } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
+import { FakeWebSocket } from './fakeWebSocket';
+
+// No network in unit tests: the app's real-time client gets sockets the tests drive themselves.
+globalThis.WebSocket = FakeWebSocket as unknown as typeof WebSocket;
 
 // findBy… waits up to 5 s: lazy routes load on first use, and a full parallel run is slow.
 configure({ asyncUtilTimeout: 5_000 });

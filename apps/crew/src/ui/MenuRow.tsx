@@ -1,10 +1,12 @@
+import type { MouseEvent } from 'react';
 import { Link } from 'react-router';
 
 interface MenuRowProps {
   label: string;
   value?: string;
   to?: string;
-  onClick?: () => void;
+  /** On a link row, may `preventDefault()` to do something else first (e.g. ask a question). */
+  onClick?: (event: MouseEvent<HTMLElement>) => void;
 }
 
 /** A full-width row: a label and, on the right, its current value. A link when it goes somewhere. */
@@ -22,7 +24,7 @@ export function MenuRow({ label, value, to, onClick }: MenuRowProps) {
   );
   if (to) {
     return (
-      <Link className="menu__row" to={to}>
+      <Link className="menu__row" to={to} onClick={onClick}>
         {content}
       </Link>
     );

@@ -11,6 +11,8 @@ interface ModalProps {
   /** Buttons, laid out full-width at the bottom. */
   actions?: ReactNode;
   wide?: boolean;
+  /** A tap on the dimmed page around the dialog closes it too (for dialogs with no Cancel button). */
+  closeOnBackdrop?: boolean;
 }
 
 /** Open modals, innermost last: Escape closes only the innermost. */
@@ -25,6 +27,7 @@ export function Modal({
   role = 'dialog',
   actions,
   wide = false,
+  closeOnBackdrop = false,
 }: ModalProps) {
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
@@ -55,7 +58,16 @@ export function Modal({
 
   // In a portal: a modal opened from the top bar must not inherit its colours or its stacking.
   return createPortal(
-    <div className="modal-backdrop">
+    <div
+      className="modal-backdrop"
+      onClick={
+        closeOnBackdrop
+          ? (event) => {
+              if (event.target === event.currentTarget) closeRef.current();
+            }
+          : undefined
+      }
+    >
       <div
         ref={panel}
         className={wide ? 'modal modal--wide' : 'modal'}

@@ -8,6 +8,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.js';
+import { ReadWriteSqliteDialect, StatementCache } from './sqlite-driver.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -20,40 +21,34 @@ export interface Database {
 }
 
 export function openSqlite(file: string): Database {
-  if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = new SQLite(file);
+  const inMemory = file === ':memory:';
+  if (!inMemory) mkdirSync(path.dirname(file), { recursive: true });
+  const writer = new SQLite(file);
   // WAL lets readers go on while one writer commits; FULL makes a commit survive power loss, which a
   // patient record must; busy_timeout waits for the writer instead of failing with SQLITE_BUSY.
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  writer.pragma('journal_mode = WAL');
+  writer.pragma('synchronous = FULL');
+  writer.pragma('foreign_keys = ON');
+  writer.pragma('busy_timeout = 5000');
+  // A second connection only reads (see sqlite-driver.ts). An in-memory database exists once per
+  // connection, so it keeps Kysely's single-connection driver, with prepared statements reused.
+  const dialect = inMemory
+    ? new SqliteDialect({ database: withStatementCache(writer) })
+    : new ReadWriteSqliteDialect(writer, openReader(file));
+  const db = new Kysely<DB>({ dialect });
   return { db, dialect: 'sqlite', location: file, close: () => db.destroy() };
 }
 
-const STATEMENT_CACHE_SIZE = 500;
+function openReader(file: string): SQLite.Database {
+  const reader = new SQLite(file);
+  reader.pragma('busy_timeout = 5000');
+  return reader;
+}
 
-/**
- * Kysely prepares every query anew; compiling the SQL was the largest single cost of a read here. The
- * queries are a small fixed set (the builder emits parameters, never inlined values), so each is prepared
- * once and reused. Reuse is safe because the driver runs a statement to completion synchronously — we
- * never stream (`iterate`) from SQLite, which would hold a statement open across awaits.
- */
-export function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare(sql: string) {
-      let statement = statements.get(sql);
-      if (!statement) {
-        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
-        statement = sqlite.prepare(sql);
-        statements.set(sql, statement);
-      }
-      return statement;
-    },
-  };
+/** Kysely prepares every query anew; the SQL of our queries is a small fixed set, so each is prepared once. */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new StatementCache(sqlite);
+  return { close: () => sqlite.close(), prepare: (sql: string) => statements.prepare(sql) };
 }
 
 export function openPostgres(connectionString: string, poolSize = 10): Database {

@@ -5,10 +5,16 @@
 import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
 import * as initialSchema from './migrations/20261121_2330_initial_schema.js';
 import * as cases from './migrations/20261122_0030_cases.js';
+import * as media from './migrations/20261122_0230_media.js';
+import * as realtime from './migrations/20261122_0240_realtime.js';
+import * as chatPushTransfers from './migrations/20261122_0250_chat_push_transfers.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121_2330_initial_schema': initialSchema,
   '20261122_0030_cases': cases,
+  '20261122_0230_media': media,
+  '20261122_0240_realtime': realtime,
+  '20261122_0250_chat_push_transfers': chatPushTransfers,
 };
 
 function migrator(db: Kysely<unknown>): Migrator {

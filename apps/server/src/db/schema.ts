@@ -253,6 +253,103 @@ export interface CaseFeedbackTable {
   created_at: string;
 }
 
+export interface CaseMediaTable {
+  id: string;
+  case_id: string;
+  /** photo | id | ekg | video | voicememo */
+  type: string;
+  /** processing | ready | failed */
+  status: string;
+  event_id: string;
+  uploaded_by: string;
+  /** Media-store key of the bytes as sent, and their sniffed type. */
+  original_key: string;
+  original_content_type: string;
+  original_size: number;
+  /** Media-store key of what the hospital plays (`{eventType}.jpeg|.mp4|.mp3`), once converted. */
+  output_key: string | null;
+  output_content_type: string | null;
+  output_size: number | null;
+  duration_ms: number | null;
+  /** Why the conversion failed (ffmpeg's reason, never patient data). */
+  failure: string | null;
+  created_at: string;
+  converted_at: string | null;
+}
+
+export interface RealtimeChannelsTable {
+  channel: string;
+  /** The last sequence number handed out on the channel. */
+  seq: number;
+  updated_at: string;
+}
+
+export interface RealtimeMessagesTable {
+  channel: string;
+  seq: number;
+  /** JSON: the RealtimeEvent. */
+  event: string;
+  created_at: string;
+}
+
+export interface ChatMessagesTable {
+  id: string;
+  case_id: string;
+  /** 1, 2, 3… per case: the conversation's order. */
+  seq: number;
+  sender_id: string;
+  sender_name: string;
+  sender_organization: string;
+  sender_side: 'crew' | 'hospital';
+  source: string;
+  device_id: string;
+  type: 'CHAT' | 'VOICE_MEMO';
+  content: string;
+  media_id: string | null;
+  /** Seconds, for a voice memo. */
+  length: number | null;
+  /** The sender's clock (§7 `timestamp`). */
+  client_timestamp: string;
+  client_created_at: string;
+  created_at: string;
+  delivered_at: string | null;
+  read_at: string | null;
+  idempotency_key: string;
+  request_hash: string;
+}
+
+export interface PushSubscriptionsTable {
+  id: string;
+  user_id: string;
+  /** user-{id} | ems-{caseId} */
+  topic: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  created_at: string;
+}
+
+export interface CaseTransfersTable {
+  id: string;
+  case_id: string;
+  code: string;
+  /** The code while the transfer is live, else null (unique among live transfers). */
+  live_code: string | null;
+  /** The case id while the transfer is live, else null (one live transfer per case). */
+  live_case_id: string | null;
+  status: 'open' | 'done' | 'cancelled' | 'expired';
+  created_by: string;
+  ems_agency_id: string;
+  request_status: 'open' | 'accepted' | 'received' | 'denied' | 'cancelled' | 'done' | null;
+  request_user_id: string | null;
+  request_agency_id: string | null;
+  request_truck_id: string | null;
+  cancel_reason: 'user' | 'timeout' | null;
+  created_at: string;
+  updated_at: string;
+  expires_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   agency_members: AgencyMembersTable;
@@ -278,6 +375,12 @@ export interface DB {
   case_tag_values: CaseTagValuesTable;
   case_idempotency_keys: CaseIdempotencyKeysTable;
   case_feedback: CaseFeedbackTable;
+  case_media: CaseMediaTable;
+  realtime_channels: RealtimeChannelsTable;
+  realtime_messages: RealtimeMessagesTable;
+  chat_messages: ChatMessagesTable;
+  push_subscriptions: PushSubscriptionsTable;
+  case_transfers: CaseTransfersTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

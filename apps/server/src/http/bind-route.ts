@@ -14,6 +14,7 @@ import type { z } from 'zod';
 import { ErrorBody, type RouteDef } from '@inbound/contract';
 import type { Principal } from '../modules/auth/principal.js';
 import { unauthorized } from '../errors.js';
+import { createBodyCache } from './serialized-body.js';
 
 type Input<T> = T extends z.ZodType ? z.output<T> : undefined;
 // A route with `response: null` answers 204 and its handler returns nothing.
@@ -40,7 +41,16 @@ export interface BindOptions {
   /** Per-route @fastify/rate-limit settings. */
   rateLimit?: { max: number; timeWindow: number; errorResponseBuilder?: () => Error };
   bodyLimit?: number;
+  /**
+   * Validate and serialize each distinct answer once and reuse the text, with an ETag and 304 for
+   * If-None-Match (http/serialized-body.ts). For large answers that rarely change (reference data).
+   */
+  serializeOnce?: boolean;
 }
+
+/** Revalidated on every use (no-cache) and kept out of shared caches (private): answers depend on who asks. */
+const REVALIDATE = 'private, no-cache';
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -67,6 +77,7 @@ export function bindRoute<R extends RouteDef>(
   if (def.query) schema.querystring = def.query;
   if (def.body) schema.body = def.body;
   if (def.auth) schema.security = [{ jwt: [] }];
+  const bodies = options.serializeOnce && def.response ? createBodyCache(def.response) : null;
 
   app.withTypeProvider<ZodTypeProvider>().route({
     method: def.method,
@@ -86,6 +97,13 @@ export function bindRoute<R extends RouteDef>(
         reply,
       } as RouteInput<R>);
       reply.code(status);
+      if (bodies) {
+        const body = bodies.serialize(result);
+        void reply.header('etag', body.etag).header('cache-control', REVALIDATE);
+        if (body.matches(request.headers['if-none-match'])) return reply.code(304).send();
+        // A string with a JSON content type is sent as it is: the route's serializer does not run again.
+        return reply.type(JSON_TYPE).send(body.json);
+      }
       return def.response ? result : reply.send();
     },
   });

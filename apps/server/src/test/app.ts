@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { authorizationHeader, routes } from '@inbound/contract';
-import { buildApp, type AppConfig } from '../app.js';
+import { buildApp, type AppConfig, type BuildOptions } from '../app.js';
 import { parseConfig } from '../config.js';
 import type { DialectName } from '../db/database.js';
 import { hashPassword } from '../modules/auth/passwords.js';
@@ -60,6 +60,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   logStream?: DestinationStream;
   seed?: boolean;
+  /** Web Push delivery (a local endpoint in push tests). */
+  push?: BuildOptions['push'];
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -75,6 +77,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     database,
     clock,
     ...(options.logStream ? { logStream: options.logStream } : {}),
+    ...(options.push ? { push: options.push } : {}),
   });
 
   const headers = (token?: string | null): Record<string, string> =>

@@ -262,6 +262,44 @@ describe('case screen', () => {
     expect(sent).toHaveLength(3);
   });
 
+  it('data-enabled datetime: starts empty with a hint (not a time ADD would ignore); Now fills it and enables ADD', async () => {
+    const server = caseServer();
+    await caseOutbox.start();
+    const { user } = renderApp('/case', caseSession({ complaint: 'stroke' }));
+    await user.click(await screen.findByRole('button', { name: 'Last Known Well' }));
+    const dialog = screen.getByRole('dialog', { name: 'Last Known Well' });
+    const time = within(dialog).getByLabelText('Time');
+    expect(time).toHaveValue('');
+    expect(time).toHaveAccessibleDescription('Not set. Tap Now for the current time, or pick the date and time.');
+    const add = within(dialog).getByRole('button', { name: 'ADD' });
+    expect(add).toBeDisabled();
+
+    const before = Date.now();
+    await user.click(within(dialog).getByRole('button', { name: 'Time: now' }));
+    const shown = (time as HTMLInputElement).value;
+    expect(shown).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
+    // The minute shown is the current one (local time), not a stale prefill.
+    expect(Math.abs(new Date(shown).getTime() - before)).toBeLessThan(2 * 60_000);
+    expect(time).not.toHaveAccessibleDescription();
+    expect(add).toBeEnabled();
+    await user.click(add);
+
+    const sent = await server.sent();
+    expect(sent.at(-1)).toEqual([
+      'PATCH /v4/twiageCases/case-1/tags/lkw/values',
+      {
+        fields: [
+          {
+            key: 'time',
+            name: 'Time',
+            type: 'datetime',
+            value: expect.stringMatching(new RegExp(`^${shown}:00\\.000[+-]\\d{2}:\\d{2}$`)) as string,
+          },
+        ],
+      },
+    ]);
+  });
+
   it('patient info: text, date and multiline fields only, empty ones dropped, summary shown', async () => {
     const server = caseServer();
     await caseOutbox.start();
@@ -315,7 +353,7 @@ describe('case screen', () => {
     ]);
   });
 
-  it('MEDIA and CHAT tabs say they arrive with their features', async () => {
+  it('MEDIA says it arrives with its feature; CHAT shows the conversation', async () => {
     mockFetch({
       'GET /notification/broadcast/me': { body: { data: [] } },
       'GET /v4/complaintSets': { body: [complaintSet] },
@@ -324,7 +362,7 @@ describe('case screen', () => {
     await user.click(await screen.findByRole('tab', { name: 'MEDIA' }));
     expect(screen.getByRole('tabpanel')).toHaveTextContent(messages.mediaComingLater);
     await user.click(screen.getByRole('tab', { name: 'CHAT' }));
-    expect(screen.getByRole('tabpanel')).toHaveTextContent(messages.chatComingLater);
+    expect(within(screen.getByRole('tabpanel')).getByRole('textbox', { name: 'Write a message' })).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'CHAT' })).toHaveAttribute('aria-selected', 'true');
   });
 });

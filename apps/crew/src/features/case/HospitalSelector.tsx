@@ -1,5 +1,7 @@
 import { messages, type Hospital } from '@inbound/contract';
 import { Modal } from '../../ui/Modal';
+import { StatusBadges } from '../hospitalStatus/StatusBadges';
+import { useHospitalStatuses } from '../hospitalStatus/useHospitalStatuses';
 import { chooseHospital } from './mutations';
 
 /**
@@ -15,6 +17,7 @@ export function HospitalBar({
   destination: Hospital | null;
   onOpenPicker: () => void;
 }) {
+  const statuses = useHospitalStatuses(hospitals);
   if (hospitals.length === 0) return null;
   return (
     <div className="hospital-bar">
@@ -26,7 +29,8 @@ export function HospitalBar({
       <button type="button" className="hospital-bar__button" aria-haspopup="dialog" onClick={onOpenPicker}>
         {destination ? (
           <>
-            <span className="hospital-bar__label">Hospital</span> <span>{destination.name}</span>
+            <span className="hospital-bar__label">Hospital</span> <span>{destination.name}</span>{' '}
+            <StatusBadges statuses={statuses.get(destination.id) ?? destination.activeStatuses} />
           </>
         ) : (
           'Select Hospital'
@@ -45,6 +49,7 @@ export function HospitalPicker({
   selectedId: string | null;
   onClose: () => void;
 }) {
+  const statuses = useHospitalStatuses(hospitals);
   return (
     <Modal
       title="Select Hospital"
@@ -69,11 +74,7 @@ export function HospitalPicker({
               }}
             >
               <span className="hospital-option__name">{hospital.name}</span>
-              {hospital.activeStatuses.map((status) => (
-                <span key={status._id} className={`status-badge status-badge--${status.priority}`}>
-                  {status.status}
-                </span>
-              ))}
+              <StatusBadges statuses={statuses.get(hospital.id) ?? hospital.activeStatuses} />
             </button>
           </li>
         ))}

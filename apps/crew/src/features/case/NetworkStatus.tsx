@@ -2,6 +2,7 @@ import { useSyncExternalStore } from 'react';
 import { messages } from '@inbound/contract';
 import { caseOutbox } from '../../lib/caseOutbox';
 import { useOutboxStatus } from '../../lib/outbox';
+import { RejectedChanges } from './RejectedChanges';
 
 function subscribeOnline(onChange: () => void): () => void {
   window.addEventListener('online', onChange);
@@ -39,31 +40,7 @@ export function NetworkStatus({ caseId }: { caseId: string }) {
         {status.pending > 0 && <span className="case-status__pending">{messages.changesWaiting(status.pending)}</span>}
         {status.held && <span className="case-status__held">{messages.signInToSend}</span>}
       </div>
-      {status.rejected.length > 0 && (
-        <ul className="rejected-list" aria-label="Changes the server refused">
-          {status.rejected.map((change) => (
-            <li key={change.key} className="rejected-list__item" role="alert">
-              <span className="rejected-list__message">{change.message}</span>
-              <span className="rejected-list__actions">
-                <button
-                  type="button"
-                  className="button button--secondary"
-                  onClick={() => void caseOutbox.retryRejected(change.key)}
-                >
-                  Retry
-                </button>
-                <button
-                  type="button"
-                  className="button button--danger"
-                  onClick={() => void caseOutbox.discardRejected(change.key)}
-                >
-                  Discard
-                </button>
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
+      <RejectedChanges changes={status.rejected} />
     </div>
   );
 }

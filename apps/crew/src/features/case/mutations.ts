@@ -188,18 +188,24 @@ export function recordLocation(position: GeolocationPosition): Promise<void> {
 
 /**
  * Spec §4 close: the case is cleared, feedback is set pending when the hospital takes it, the crew is
- * back on Start at once (the guard follows `caseActive`), then arrivedAt is sent.
+ * back on Start at once (the guard follows `caseActive`), then arrivedAt is sent. The case is listed in
+ * `closedCases` until its changes are delivered and its traces wiped (closedCaseWipe).
  */
 export function closeCase(now: Date = new Date()): Promise<void> {
   const current = useSession.getState().case;
   if (!current) return Promise.resolve();
-  const { selectedTeam, user, doNotDisturb } = useSession.getState();
+  const { selectedTeam, user, doNotDisturb, closedCases } = useSession.getState();
   const destination = destinationOf(current, selectedTeam);
   const askFeedback = shouldAskCaseFeedback(destination, doNotDisturb[user?.id ?? ''] ?? false);
   useSession.setState({
     case: null,
     caseActive: false,
     caseFeedbackPending: askFeedback && destination ? { caseId: current.id, hospitalName: destination.name } : null,
+    // Its changes are still on their way; closedCaseWipe removes the last traces once they are delivered.
+    closedCases: [
+      ...closedCases.filter((closed) => closed.id !== current.id),
+      { id: current.id, caseNumber: current.caseNumber, closedAt: now.toISOString() },
+    ],
   });
   return enqueueInOrder([caseMutations.patchCase(current.id, { arrivedAt: now.toISOString() })]);
 }

@@ -14,8 +14,11 @@ const INPUT_TYPE: Record<TagField['type'], string> = {
 
 /**
  * A data-enabled tag (spec §2, §5): its fields (number, text, date, datetime), ADD disabled while they
- * are all empty, Cancel, and the history of the values saved before, with their times. A datetime starts
- * at the current time and is sent only once the crew has changed it.
+ * are all empty, Cancel, and the history of the values saved before, with their times.
+ *
+ * A datetime starts empty, not prefilled with "now": the spec sends it only after the crew edits it, and
+ * a field that showed a time while ADD stayed disabled read as broken (and a prefilled time looked like a
+ * recorded one). "Now" fills the current time in one tap — the crew's choice, so it counts as an edit.
  */
 export function DataTagModal({
   tag,
@@ -29,12 +32,7 @@ export function DataTagModal({
   onClose: () => void;
 }) {
   const [drafts, setDrafts] = useState<Record<string, TagFieldDraft>>(() =>
-    Object.fromEntries(
-      tag.data.map((field) => [
-        field.key,
-        { value: field.type === 'datetime' ? toDateTimeLocalValue(new Date()) : '', edited: false },
-      ]),
-    ),
+    Object.fromEntries(tag.data.map((field) => [field.key, { value: '', edited: false }])),
   );
   const toSubmit = tagFieldsToSubmit(tag.data, drafts);
   const history = caseTag?.values ?? [];
@@ -82,6 +80,12 @@ export function DataTagModal({
             field={field}
             draft={drafts[field.key] ?? { value: '', edited: false }}
             onChange={(value) => setDrafts((current) => ({ ...current, [field.key]: { value, edited: true } }))}
+            onNow={() =>
+              setDrafts((current) => ({
+                ...current,
+                [field.key]: { value: toDateTimeLocalValue(new Date()), edited: true },
+              }))
+            }
           />
         ))}
       </div>
@@ -106,26 +110,53 @@ function TagFieldInput({
   field,
   draft,
   onChange,
+  onNow,
 }: {
   field: TagField;
   draft: TagFieldDraft;
   onChange: (value: string) => void;
+  onNow: () => void;
 }) {
   const id = useId();
+  const hintId = useId();
+  const isDatetime = field.type === 'datetime';
+  const input = (
+    <input
+      id={id}
+      className="field__input"
+      type={INPUT_TYPE[field.type]}
+      inputMode={field.type === 'number' ? 'decimal' : undefined}
+      autoComplete="off"
+      value={draft.value}
+      aria-describedby={isDatetime && draft.value === '' ? hintId : undefined}
+      onChange={(event) => onChange(event.target.value)}
+    />
+  );
   return (
     <div className="field">
       <label className="field__label" htmlFor={id}>
         {field.unit ? `${field.name} (${field.unit})` : field.name}
       </label>
-      <input
-        id={id}
-        className="field__input"
-        type={INPUT_TYPE[field.type]}
-        inputMode={field.type === 'number' ? 'decimal' : undefined}
-        autoComplete="off"
-        value={draft.value}
-        onChange={(event) => onChange(event.target.value)}
-      />
+      {isDatetime ? (
+        <div className="field__row">
+          {input}
+          <button
+            type="button"
+            className="button button--secondary field__now"
+            aria-label={`${field.name}: now`}
+            onClick={onNow}
+          >
+            Now
+          </button>
+        </div>
+      ) : (
+        input
+      )}
+      {isDatetime && draft.value === '' && (
+        <p id={hintId} className="field__hint">
+          Not set. Tap Now for the current time, or pick the date and time.
+        </p>
+      )}
     </div>
   );
 }

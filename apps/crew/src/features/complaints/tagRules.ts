@@ -76,7 +76,7 @@ export function toDateTimeLocalValue(date: Date): string {
 
 export interface TagFieldDraft {
   value: string;
-  /** Datetime fields start with the current time; they are sent only once the crew has changed them. */
+  /** Set once the crew has typed, picked or tapped Now: a datetime is sent only then (spec §5). */
   edited: boolean;
 }
 

@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { useSession } from '../../lib/session';
 import { MessageCenterModal } from './MessageCenterModal';
-import { useBroadcasts } from './queries';
+import { useBroadcasts, useLiveBroadcasts } from './queries';
 import { countUnread } from './unread';
 
 /** The envelope at the top right of Start, with the unread count; opens the Message Center. */
 export function MessageCenterButton() {
   const [open, setOpen] = useState(false);
   const broadcasts = useBroadcasts();
+  useLiveBroadcasts();
   const lastOpened = useSession((state) => state.messageCenterLastOpened);
   const unread = countUnread(broadcasts.data ?? [], lastOpened);
 

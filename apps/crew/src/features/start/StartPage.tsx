@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { FEATURE, messages } from '@inbound/contract';
 import { useSession } from '../../lib/session';
 import { paths } from '../../routing/paths';
@@ -12,8 +12,14 @@ import { CaseFeedbackModal } from '../case/CaseFeedbackModal';
 import { startCase } from '../case/startCase';
 import { prefetchComplaintSet } from '../complaints/queries';
 import { MessageCenterButton } from '../messages/MessageCenterButton';
+import { HospitalStatusList } from '../hospitalStatus/HospitalStatusList';
 import { formatDisplayTime, shiftEndInstant } from '../shift/shiftTime';
+import { EmsLevelDialog } from '../protocol/EmsLevelDialog';
+import { needsEmsLevel } from '../protocol/emsLevel';
 import { openReceiveCase } from '../transfer/receiveCase';
+import { TransferModals } from '../transfer/TransferModals';
+import { ClosedCasesStatus } from './ClosedCasesStatus';
+import { StorageWarning } from './StorageWarning';
 
 /** `/start` (spec §2): who is on which truck, and the START CASE button. */
 export function StartPage() {
@@ -25,6 +31,11 @@ export function StartPage() {
   const feedbackPending = useSession((state) => state.caseFeedbackPending);
   // Asked once each time Start opens (spec §2); closing it after a failure keeps it for next time.
   const [feedbackDismissed, setFeedbackDismissed] = useState(false);
+  const [askingEmsLevel, setAskingEmsLevel] = useState(false);
+  const levelNeeded = useSession((state) =>
+    needsEmsLevel({ team: state.selectedTeam, userId: state.user?.id ?? null, stored: state.emtLevel }),
+  );
+  const navigate = useNavigate();
   const shiftEnd = shiftEndInstant({ autoLogoutTime, autoLogoutAt }, new Date());
   const protocolsEnabled = user?.features.some(
     (feature) => feature.name === FEATURE.aiEnhancedProtocols && feature.enabled,
@@ -66,14 +77,40 @@ export function StartPage() {
           <MenuRow label="Team" value={team?.name ?? ''} to={paths.teamSelection} />
           <MenuRow label="Truck" value={truck?.name ?? ''} to={paths.truckSelection} />
           <MenuRow label="Case Transfer" value={messages.tapToReceiveCase} onClick={openReceiveCase} />
-          {protocolsEnabled && <MenuRow label="Protocols" value={messages.askQuestion} to={paths.protocol} />}
+          {protocolsEnabled && (
+            <MenuRow
+              label="Protocols"
+              value={messages.askQuestion}
+              to={paths.protocol}
+              onClick={(event) => {
+                // Spec §2: the assistant asks for the EMS level first when one is needed.
+                if (!levelNeeded) return;
+                event.preventDefault();
+                setAskingEmsLevel(true);
+              }}
+            />
+          )}
         </nav>
+        {team && <HospitalStatusList hospitals={team.hospitals} />}
         <p className="tagline">{messages.tagline}</p>
         <button type="button" className="button button--start" onClick={onStartCase}>
           {messages.startCase}
         </button>
+        {/* Below START CASE: a notice for later must never push the one urgent button off a phone's screen. */}
+        <ClosedCasesStatus />
+        <StorageWarning />
         <SupportContact />
       </div>
+      {askingEmsLevel && (
+        <EmsLevelDialog
+          onClose={() => setAskingEmsLevel(false)}
+          onContinue={() => {
+            setAskingEmsLevel(false);
+            void navigate(paths.protocol);
+          }}
+        />
+      )}
+      <TransferModals />
       {feedbackPending && !feedbackDismissed && (
         <CaseFeedbackModal pending={feedbackPending} onClose={() => setFeedbackDismissed(true)} />
       )}

@@ -1,18 +1,20 @@
 /**
- * Entry points of case transfer on the receiving side (the real-time issue): the Start screen's
- * 'Tap to Receive Case' row and the Message Center's dispatch messages call these. Until the transfer
- * issue lands they say so instead of failing silently.
+ * Entry points of case transfer on the receiving side: Start's 'Tap to Receive Case' row and the
+ * Message Center's dispatch messages. The transfer code loads on first use (not first-screen code).
  */
+import { messages } from '@inbound/contract';
 import { showAlert } from '../../lib/alerts';
-
-const notYet = 'Receiving a case is not available in this version.';
 
 /** Opens the receive-case modal (code entry, Send Request, Cancel). */
 export function openReceiveCase(): void {
-  showAlert(notYet, 'Case Transfer');
+  void import('./transferController')
+    .then(({ openReceive }) => openReceive())
+    .catch(() => showAlert(messages.noResponse, 'Case Transfer'));
 }
 
-/** Loads the case a dispatch broadcast refers to (POST /v4/case-transfers/{code}/request). */
-export function loadDispatchedCase(_caseNumber: string): void {
-  showAlert(notYet, 'Case Transfer');
+/** Loads the case a dispatch broadcast refers to: its case number goes as the transfer code. */
+export function loadDispatchedCase(caseNumber: string): void {
+  void import('./transferController')
+    .then(({ receiveDispatchedCase }) => receiveDispatchedCase(caseNumber))
+    .catch(() => showAlert(messages.noResponse, 'Case Transfer'));
 }

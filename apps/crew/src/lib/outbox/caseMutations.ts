@@ -12,6 +12,7 @@ import {
   LocationUpdateBody,
   MonitorIntegrationBody,
   PatchCaseBody,
+  PostChatMessageBody,
   TagValuesBody,
   type CaseEventType,
 } from '@inbound/contract';
@@ -106,6 +107,20 @@ export const caseMutations = {
       method: 'POST',
       path: `${casePath(caseId)}/case-feedback`,
       body: CaseFeedbackBody.parse(body),
+    };
+  },
+
+  /**
+   * POST /notification/twiage-cases/{id}/chat-messages (§7). Its Idempotency-Key (the outbox's) makes a
+   * message sent twice — a retry after a lost answer — appear once.
+   */
+  chat(caseId: string, body: PostChatMessageBody): MutationInput {
+    return {
+      caseId,
+      kind: 'chat',
+      method: 'POST',
+      path: `/notification/twiage-cases/${seg(caseId)}/chat-messages`,
+      body: PostChatMessageBody.parse(body),
     };
   },
 

@@ -249,6 +249,31 @@ export async function deleteRejected(db: OutboxDb, key: string): Promise<boolean
   return rejected !== undefined;
 }
 
+/**
+ * Forgets a case whose changes have all been delivered (the app's wipe of a closed case): deletes its
+ * placeholder → real id records. Refuses, writing nothing, while any change of it is pending or rejected
+ * — checked in the same transaction, so a change queued meanwhile is never orphaned.
+ */
+export async function forgetCase(db: OutboxDb, caseId: string): Promise<boolean> {
+  const tx = db.transaction(['pending', 'rejected', 'placeholders'], 'readwrite', STRICT);
+  const placeholders = tx.objectStore('placeholders');
+  const records = (await placeholders.getAll()).filter((r) => r.caseId === caseId || r.placeholderId === caseId);
+  const ids = new Set([caseId, ...records.flatMap((r) => [r.caseId, r.placeholderId])]);
+  for (const id of ids) {
+    const [pending, rejected] = await Promise.all([
+      tx.objectStore('pending').index('byCase').count(id),
+      tx.objectStore('rejected').index('byCase').count(id),
+    ]);
+    if (pending + rejected > 0) {
+      await tx.done;
+      return false;
+    }
+  }
+  for (const record of records) await placeholders.delete(record.placeholderId);
+  await tx.done;
+  return true;
+}
+
 /** Number of mutations not delivered: pending and rejected. */
 export async function countUndelivered(db: OutboxDb): Promise<number> {
   const tx = db.transaction(['pending', 'rejected']);

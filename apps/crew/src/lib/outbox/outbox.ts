@@ -132,6 +132,11 @@ export interface Outbox {
   discardRejected(key: string): Promise<void>;
   /** Deletes everything queued, for logout after the crew confirmed. */
   clear(): Promise<void>;
+  /**
+   * Drops what the outbox still knows of a case (its placeholder → real id record) once nothing of it is
+   * pending or rejected; false, and nothing deleted, while something is. For wiping a closed case.
+   */
+  forgetCase(caseId: string): Promise<boolean>;
 }
 
 const EMPTY_SNAPSHOT: OutboxSnapshot = Object.freeze({
@@ -679,6 +684,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
       await store.deleteRejected(await getDb(), key);
       announceChange();
     },
+
+    forgetCase: async (caseId) => store.forgetCase(await getDb(), caseId),
 
     async clear() {
       await store.clearAll(await getDb());

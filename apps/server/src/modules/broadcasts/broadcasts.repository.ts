@@ -1,9 +1,20 @@
 /** Broadcast messages and the agencies each was sent to. Queries only. */
-import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import type { Insertable, Kysely } from 'kysely';
+import type { BroadcastsTable, DB } from '../../db/schema.js';
 
 export function createBroadcastsRepository(db: Kysely<DB>) {
   return {
+    /** The broadcast and its recipients, together or not at all. */
+    async insert(row: Insertable<BroadcastsTable>, agencyIds: readonly string[]): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('broadcasts').values(row).execute();
+        await trx
+          .insertInto('broadcast_agencies')
+          .values(agencyIds.map((agency_id) => ({ broadcast_id: row.id, agency_id })))
+          .execute();
+      });
+    },
+
     /** Newest first, addressed to any of the agencies. */
     async listForAgencies(agencyIds: readonly string[], limit: number) {
       if (agencyIds.length === 0) return [];

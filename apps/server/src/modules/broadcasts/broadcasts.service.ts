@@ -1,18 +1,79 @@
 /**
- * Broadcasts to a user's teams (read-only for now; sending arrives with the hospital console). A user
- * sees a broadcast when it was sent to any of their teams; the recipient list shows only those teams,
- * so one agency never learns which other agencies a message went to.
+ * Broadcasts to a user's teams. A user sees a broadcast when it was sent to any of their teams; the
+ * recipient list shows only those teams, so one agency never learns which other agencies a message
+ * went to. ED staff (or an organisation admin) send them for a hospital, to agencies that deliver to
+ * it; each is stored, then published live on `broadcast:{agencyId}` of every recipient.
  */
-import type { BroadcastMessage } from '@inbound/contract';
-import { fromFlag } from '../../db/json.js';
-import type { Principal } from '../auth/principal.js';
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import { channelName, type BroadcastMessage, type SendBroadcastBody } from '@inbound/contract';
+import type { Clock } from '../../clock.js';
+import { fromFlag, toFlag } from '../../db/json.js';
+import { badRequest, forbidden, notFound } from '../../errors.js';
+import { isOrgAdmin, type Principal } from '../auth/principal.js';
+import type { RealtimePublisher } from '../realtime/publisher.js';
 import type { BroadcastsRepository } from './broadcasts.repository.js';
 
 export const BROADCAST_LIST_LIMIT = 100;
-export const broadcastChannel = (agencyId: string) => `broadcast:${agencyId}`;
+export const broadcastChannel = (agencyId: string) => channelName('broadcast', agencyId);
 
-export function createBroadcastsService({ repo }: { repo: BroadcastsRepository }) {
+type SendBody = z.output<typeof SendBroadcastBody>;
+
+export interface BroadcastsServiceDeps {
+  repo: BroadcastsRepository;
+  clock: Clock;
+  publisher: RealtimePublisher;
+  hospitals: { hospitalsByIds(ids: readonly string[]): Promise<{ id: string; name: string }[]> };
+  agencies: { agencyIdsDeliveringTo(hospitalId: string): Promise<string[]> };
+}
+
+export function createBroadcastsService({ repo, clock, publisher, hospitals, agencies }: BroadcastsServiceDeps) {
   return {
+    /** POST /notification/broadcasts: answers the broadcast as sent (all its recipients). */
+    async send(principal: Principal, body: SendBody): Promise<BroadcastMessage> {
+      if (!isOrgAdmin(principal) && !principal.edHospitalIds.includes(body.hospitalId)) throw forbidden();
+      const [hospital] = await hospitals.hospitalsByIds([body.hospitalId]);
+      if (!hospital) throw notFound('Hospital');
+      const delivering = new Set(await agencies.agencyIdsDeliveringTo(body.hospitalId));
+      const recipients = [...new Set(body.emsAgencyIds)];
+      const strangers = recipients.filter((id) => !delivering.has(id));
+      if (strangers.length > 0) {
+        throw badRequest(`body.emsAgencyIds: not an agency that delivers to this hospital: ${strangers.join(', ')}`);
+      }
+      const id = randomUUID();
+      const createdAt = clock.now().toISOString();
+      await repo.insert(
+        {
+          id,
+          content: body.content,
+          urgent: toFlag(body.urgent),
+          type: body.type,
+          case_number: body.caseNumber,
+          sender_organization_name: hospital.name,
+          created_at: createdAt,
+        },
+        recipients,
+      );
+      const message: BroadcastMessage = {
+        _id: id,
+        timestamp: createdAt,
+        content: body.content,
+        urgent: body.urgent,
+        type: body.type,
+        caseNumber: body.caseNumber,
+        senderOrganizationName: hospital.name,
+        emsAgencies: recipients,
+      };
+      // Each agency's copy names only that agency, as the list does.
+      for (const agencyId of recipients) {
+        await publisher.publish(broadcastChannel(agencyId), {
+          type: 'broadcast.message',
+          data: { ...message, emsAgencies: [agencyId] },
+        });
+      }
+      return message;
+    },
+
     channels(principal: Principal): Promise<{ channels: { broadcast: string[] } }> {
       return Promise.resolve({ channels: { broadcast: principal.teamIds.map(broadcastChannel) } });
     },

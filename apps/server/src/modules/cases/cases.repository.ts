@@ -103,6 +103,17 @@ export function createCasesRepository(db: Kysely<DB>, transact?: TransactionRunn
         .execute();
     },
 
+    /** The case's photo, id, ekg, video and voicememo events, oldest first. */
+    mediaEvents(caseId: string, executor: Executor = db) {
+      return executor
+        .selectFrom('case_events')
+        .select(['type', 'payload'])
+        .where('case_id', '=', caseId)
+        .where('type', 'in', ['photo', 'id', 'ekg', 'video', 'voicememo'])
+        .orderBy('seq')
+        .execute();
+    },
+
     events(caseId: string, executor: Executor = db) {
       return executor.selectFrom('case_events').selectAll().where('case_id', '=', caseId).orderBy('seq').execute();
     },
@@ -154,6 +165,47 @@ export function createCasesRepository(db: Kysely<DB>, transact?: TransactionRunn
 
     feedback(caseId: string) {
       return db.selectFrom('case_feedback').selectAll().where('case_id', '=', caseId).orderBy('created_at').execute();
+    },
+
+    // ---- access list (case transfer) -------------------------------------------------------------
+
+    /** Who is on the case's access list: its crews. */
+    async accessUserIds(caseId: string): Promise<string[]> {
+      const rows = await db.selectFrom('case_access').select('user_id').where('case_id', '=', caseId).execute();
+      return rows.map((r) => r.user_id);
+    },
+
+    /** Puts a user on the access list (a receiving crew while it loads the case). */
+    async grantAccess(trx: Transaction<DB>, caseId: string, userId: string, role: string, at: string): Promise<void> {
+      await trx
+        .insertInto('case_access')
+        .values({ case_id: caseId, user_id: userId, role, granted_at: at })
+        // Someone already on the list keeps the role they have.
+        .onConflict((oc) => oc.columns(['case_id', 'user_id']).doNothing())
+        .execute();
+    },
+
+    /** Takes a user off the access list when they hold `role` there (a receiver whose transfer ended). */
+    async revokeAccess(trx: Transaction<DB>, caseId: string, userId: string, role: string): Promise<void> {
+      await trx
+        .deleteFrom('case_access')
+        .where('case_id', '=', caseId)
+        .where('user_id', '=', userId)
+        .where('role', '=', role)
+        .execute();
+    },
+
+    /** A finished transfer: the receiver owns the case; the sender leaves its access list. */
+    async handOver(trx: Transaction<DB>, caseId: string, fromUserId: string, toUserId: string, at: string) {
+      await trx.updateTable('cases').set({ owned_by: toUserId, updated_at: at }).where('id', '=', caseId).execute();
+      await trx
+        .insertInto('case_access')
+        .values({ case_id: caseId, user_id: toUserId, role: 'owner', granted_at: at })
+        .onConflict((oc) => oc.columns(['case_id', 'user_id']).doUpdateSet({ role: 'owner', granted_at: at }))
+        .execute();
+      if (fromUserId !== toUserId) {
+        await trx.deleteFrom('case_access').where('case_id', '=', caseId).where('user_id', '=', fromUserId).execute();
+      }
     },
   };
 }

@@ -7,10 +7,11 @@
  * A write goes in two steps:
  *   1. outside the transaction: replay a known idempotency key; the access check; the checks against
  *      reference data of other modules (team, complaint set, forms) — read through their services;
- *   2. inside it: lock the case row, look the key up again (a racing duplicate has committed by now),
- *      refuse a closed case, check what depends on the case's current state, append the events.
+ *   2. inside it: lock the case row, refuse a closed case, check what depends on the case's current
+ *      state, append the events, store the key (a duplicate that raced past step 1 fails on the key's
+ *      unique index there and is answered with the winner's stored answer).
  * Step 1 stays outside because another module's reads must not run inside our transaction (on SQLite
- * the single connection is held by it).
+ * the writer connection is held by it).
  *
  * Who: only users on the case's access list — its owner (the crew who started it) and, once the
  * transfer issue lands, crews it was transferred to. Others 403, an unknown id 404.
@@ -80,8 +81,8 @@ export interface CasesServiceDeps {
 const CASE_NUMBER_DRAWS = 8;
 
 type EventRef = NonNullable<CaseChangeResponse['event']>;
-type Emit = (type: CaseEventType, payload: unknown) => Promise<EventRef>;
-type Apply<T> = (trx: Transaction<DB>, current: CaseRow, emit: Emit, now: string) => Promise<T>;
+export type Emit = (type: CaseEventType, payload: unknown) => Promise<EventRef>;
+export type Apply<T> = (trx: Transaction<DB>, current: CaseRow, emit: Emit, now: string) => Promise<T>;
 
 /** Thrown inside a transaction when a duplicate turns up there: rolls it back, then the stored answer is sent. */
 class Replay {
@@ -112,7 +113,10 @@ export function createCasesService(deps: CasesServiceDeps) {
   }
 
   async function requireAccess(principal: Principal, caseId: string): Promise<CaseRow> {
-    const found = await repo.findWithAccess(caseId, principal.userId);
+    return accessible(await repo.findWithAccess(caseId, principal.userId));
+  }
+
+  function accessible(found: { row: CaseRow; role: string | null } | null): CaseRow {
     if (!found) throw notFound('Case');
     // Seam for the hospital console issue: ED staff of the destination hospital will read the case here
     // (never when that hospital is nonTwiage: no case data goes to a hospital not on the platform).
@@ -131,15 +135,19 @@ export function createCasesService(deps: CasesServiceDeps) {
     prepare: (row: CaseRow) => Promise<Apply<T>>,
     options: { allowClosed?: boolean; status?: number } = {},
   ): Promise<Answer<T>> {
-    const known = await knownAnswer<T>(principal, ctx);
-    if (known) return known;
-    const apply = await prepare(await requireAccess(principal, caseId));
+    // Both reads at once (PostgreSQL overlaps them); a known key is answered whatever the access says.
+    const [stored, found] = await Promise.all([
+      repo.findIdempotencyKey(principal.userId, ctx.idempotencyKey),
+      repo.findWithAccess(caseId, principal.userId),
+    ]);
+    if (stored) return replay<T>(stored, ctx);
+    const apply = await prepare(accessible(found));
     try {
       return await repo.transaction(async (trx) => {
         const current = await repo.lockForWrite(trx, caseId);
         if (!current) throw notFound('Case');
-        const stored = await repo.findIdempotencyKey(principal.userId, ctx.idempotencyKey, trx);
-        if (stored) throw new Replay(stored);
+        // No second key lookup here: a duplicate that raced this one past the check above fails on
+        // the key's unique index at the insert below, its changes roll back, and raceWinner answers it.
         if (current.arrived_at !== null && !options.allowClosed)
           throw conflict(serverMessages.caseClosed, 'case_closed');
         const now = clock.now().toISOString();
@@ -180,6 +188,20 @@ export function createCasesService(deps: CasesServiceDeps) {
 
   const change = (caseId: string, event: EventRef | null): CaseChangeResponse => ({ id: caseId, event });
 
+  /** What the case's media events say: its uploads and their counts per type (§3). */
+  async function mediaOf(caseId: string): Promise<Pick<Case, 'uploads' | 'mediaCounts'>> {
+    const mediaCounts = { photo: 0, id: 0, ekg: 0, video: 0, voicememo: 0 };
+    const uploads: Case['uploads'] = [];
+    for (const event of await repo.mediaEvents(caseId)) {
+      const type = event.type as keyof typeof mediaCounts;
+      const { uploadId } = parseJson<{ uploadId?: string }>(event.payload, {});
+      if (!uploadId || !(type in mediaCounts)) continue;
+      mediaCounts[type] += 1;
+      uploads.push({ id: uploadId, type });
+    }
+    return { uploads, mediaCounts };
+  }
+
   async function requireSet(row: CaseRow): Promise<PublishedSet> {
     const set = await complaints.setById(row.complaint_set_id);
     if (!set) throw new AppError(409, 'conflict', `The case's complaint set ${row.complaint_set_id} no longer exists.`);
@@ -187,6 +209,37 @@ export function createCasesService(deps: CasesServiceDeps) {
   }
 
   return {
+    /**
+     * For other modules that record a change of the case (media): the same path as every case write —
+     * idempotency key, access check, row lock, closed-case rule, events and key in one transaction.
+     */
+    write: changeCase,
+
+    /** For other modules before they take a write's bytes: the case, if the user may change it now. */
+    async writable(principal: Principal, caseId: string): Promise<CaseRow> {
+      const row = await requireAccess(principal, caseId);
+      if (row.arrived_at !== null) throw conflict(serverMessages.caseClosed, 'case_closed');
+      return row;
+    },
+
+    /**
+     * For reads by other modules (media files): the case's crews, and ED staff of its destination
+     * hospital unless that hospital is not on the platform (nonTwiage: no case data goes to it).
+     */
+    async readable(principal: Principal, caseId: string): Promise<CaseRow> {
+      const found = await repo.findWithAccess(caseId, principal.userId);
+      if (!found) throw notFound('Case');
+      if (found.role !== null) return found.row;
+      const hospitalId = found.row.destination_hospital_id;
+      if (hospitalId && principal.edHospitalIds.includes(hospitalId)) {
+        const [hospital] = await hospitals.hospitalsByIds([hospitalId]);
+        if (hospital && !hospital.nonTwiage) return found.row;
+      }
+      throw forbidden();
+    },
+
+    mediaOf,
+
     /** POST /v4/twiageCases: a member (or admin) of the team starts a case on one of its trucks. */
     async create(
       principal: Principal,
@@ -281,7 +334,7 @@ export function createCasesService(deps: CasesServiceDeps) {
     /** GET /v4/twiageCases/{id}: the case as it is now. */
     async get(principal: Principal, caseId: string): Promise<Case> {
       const row = await requireAccess(principal, caseId);
-      const [tags, values] = await Promise.all([repo.tags(caseId), repo.tagValues(caseId)]);
+      const [tags, values, media] = await Promise.all([repo.tags(caseId), repo.tagValues(caseId), mediaOf(caseId)]);
       return {
         id: row.id,
         caseNumber: row.case_number,
@@ -305,13 +358,13 @@ export function createCasesService(deps: CasesServiceDeps) {
         age: row.age === null ? null : Number(row.age),
         agePeriod: Number(row.age_period) as 1 | 2 | 3,
         gender: row.gender,
-        uploads: [],
+        uploads: media.uploads,
         monitorIntegration:
           row.monitor_id !== null
             ? { monitorId: row.monitor_id, patientId: row.monitor_patient_id ?? '', type: row.monitor_type ?? '' }
             : null,
         patientInfo: parseJson<PatientInfoEntry[]>(row.patient_info, []),
-        mediaCounts: { photo: 0, id: 0, ekg: 0, video: 0, voicememo: 0 },
+        mediaCounts: media.mediaCounts,
         lastLocation:
           row.last_latitude !== null && row.last_longitude !== null && row.last_location_at !== null
             ? {

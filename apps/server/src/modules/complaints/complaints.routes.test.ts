@@ -32,6 +32,28 @@ describe('complaints routes', () => {
     expect(stroke.priority).toBe(1);
   });
 
+  it('sends the set with an ETag, and 304 without a body when the client already has it', async () => {
+    const first = await t.get(setPath('Standard ALS/BLS 2026'), medic2);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(first.headers['cache-control']).toBe('private, no-cache');
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^".+"$/);
+    const again = await t.get(setPath('Standard ALS/BLS 2026'), medic2);
+    expect(again.headers.etag).toBe(etag);
+    expect(again.body).toBe(first.body);
+    const notModified = await t.get(setPath('Standard ALS/BLS 2026'), medic2, { 'if-none-match': etag });
+    expect(notModified.statusCode).toBe(304);
+    expect(notModified.body).toBe('');
+    // Another answer has another tag: an old tag gets the full body.
+    const both = await t.get(setPath('Standard ALS/BLS 2026', false), medic2, { 'if-none-match': etag });
+    expect(both.statusCode).toBe(200);
+    expect(both.headers.etag).not.toBe(etag);
+    expect(ComplaintSetsResponse.parse(both.json())).toHaveLength(2);
+    // Access is still checked on every request, cached body or not.
+    expectClientError(await t.get(setPath('Standard ALS/BLS 2026'), null, { 'if-none-match': etag }), 401);
+  });
+
   it('refuses a set only other teams use with 403, an unknown name with 404, a missing name with 400', async () => {
     expectClientError(await t.get(setPath('Hilltop BLS 2026'), medic2), 403);
     expect((await t.get(setPath('Hilltop BLS 2026'), medic1)).statusCode).toBe(200);

@@ -17,6 +17,25 @@ export function createHospitalsRepository(db: Kysely<DB>) {
       return db.selectFrom('hospitals').selectAll().where('id', 'in', ids).execute();
     },
 
+    async insertStatus(row: StatusRow): Promise<void> {
+      await db
+        .insertInto('hospital_statuses')
+        .values({ ...row, cleared_at: null })
+        .execute();
+    },
+
+    /** Clears an active status of the hospital; answers whether there was one to clear. */
+    async clearStatus(hospitalId: string, statusId: string, at: string): Promise<boolean> {
+      const result = await db
+        .updateTable('hospital_statuses')
+        .set({ cleared_at: at })
+        .where('id', '=', statusId)
+        .where('hospital_id', '=', hospitalId)
+        .where('cleared_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
     /** Statuses not cleared, critical first, then newest first. */
     async activeStatuses(hospitalIds: readonly string[]): Promise<StatusRow[]> {
       if (hospitalIds.length === 0) return [];

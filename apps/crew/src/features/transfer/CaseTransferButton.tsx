@@ -1,0 +1,11 @@
+import { openTransfer, useTransfer } from './transferController';
+
+/** The MEDIA tab's Case Transfer button (spec §2); opens (or shows again) the sender's modal. */
+export function CaseTransferButton() {
+  const active = useTransfer((state) => state.role === 'sender' && state.transfer !== null);
+  return (
+    <button type="button" className="button button--secondary" onClick={() => void openTransfer()}>
+      Case Transfer{active ? ' (open)' : ''}
+    </button>
+  );
+}

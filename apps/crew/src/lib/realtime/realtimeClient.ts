@@ -1,0 +1,302 @@
+/**
+ * The crew app's side of `/realtime` (packages/contract/src/realtime.ts; ARCHITECTURE.md "Real time").
+ *
+ * - One socket per tab, opened when something subscribes and a token exists. The first frame is `auth`
+ *   (the JWT never goes in the URL); channels are (re)subscribed after the server's `ready`.
+ * - Per channel the last sequence number seen is kept (`SeqStore`, persisted): every (re)subscribe sends
+ *   it, so the gateway replays exactly what was missed. A message at or below it is a double and is
+ *   dropped; one beyond the next number is a gap: it is not delivered, and the channel is subscribed
+ *   again from the last number, which replays the missing ones in order.
+ * - Heartbeat: a `ping` every `heartbeatMs` of the `ready` frame; if nothing at all arrives for two
+ *   beats plus a margin the connection is taken as dead (half-open sockets never report a close).
+ * - Lost connections come back by themselves, with exponential back-off + jitter (reconnectDelay.ts),
+ *   at once when the browser says it is online again. A refused token (4401/4403) stops the retries
+ *   until the token changes (`reconnect()`), instead of hammering the gateway with a dead token.
+ * - `close()` (logout) closes the socket, forgets every subscription and the stored numbers.
+ */
+import { REALTIME_CLOSE, ServerFrame, type ClientFrame, type RealtimeEvent } from '@inbound/contract';
+import { reconnectDelayMs } from './reconnectDelay';
+import type { SeqStore } from './seqStore';
+
+export type ConnectionState = 'idle' | 'connecting' | 'open' | 'waiting' | 'unauthorized';
+
+export interface ChannelListener {
+  onEvent(event: RealtimeEvent, seq: number): void;
+  /** The gateway refused the subscription (not this user's channel, unknown id). */
+  onError?(message: string): void;
+  /** The subscription is (again) live; `seq` is the channel's number after any catch-up. */
+  onSubscribed?(seq: number): void;
+}
+
+export interface RealtimeClient {
+  subscribe(channel: string, listener: ChannelListener): () => void;
+  state(): ConnectionState;
+  onStateChange(listener: (state: ConnectionState) => void): () => void;
+  /** Connect now (a new token, the network is back): drops a pending back-off wait. */
+  reconnect(): void;
+  /** Logout: close, forget subscriptions and stored sequence numbers. */
+  close(): void;
+}
+
+/** The subset of the browser WebSocket the client uses (tests pass a fake). */
+export interface SocketLike {
+  readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((event: unknown) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  onclose: ((event: { code: number }) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+}
+
+export interface RealtimeClientOptions {
+  url: () => string;
+  getToken: () => string | null;
+  seqStore: SeqStore;
+  createSocket?: (url: string) => SocketLike;
+  random?: () => number;
+  now?: () => number;
+  /** Until `ready` arrives; a gateway that never answers the auth frame counts as a lost connection. */
+  authTimeoutMs?: number;
+}
+
+const OPEN = 1;
+const DEFAULT_AUTH_TIMEOUT_MS = 10_000;
+/** Beyond two missed heartbeats: allowance for a slow cellular round trip. */
+const HEARTBEAT_MARGIN_MS = 5_000;
+
+interface ChannelEntry {
+  listeners: Set<ChannelListener>;
+  /** A subscribe frame is out and its `subscribed` answer not yet in: gaps are not re-requested meanwhile. */
+  pending: boolean;
+  refused: boolean;
+}
+
+export function createRealtimeClient(options: RealtimeClientOptions): RealtimeClient {
+  const createSocket = options.createSocket ?? ((url: string) => new WebSocket(url) as unknown as SocketLike);
+  const random = options.random ?? Math.random;
+  const now = options.now ?? Date.now;
+  const authTimeoutMs = options.authTimeoutMs ?? DEFAULT_AUTH_TIMEOUT_MS;
+  const { seqStore } = options;
+
+  const channels = new Map<string, ChannelEntry>();
+  const stateListeners = new Set<(state: ConnectionState) => void>();
+  let socket: SocketLike | null = null;
+  let current: ConnectionState = 'idle';
+  let failures = 0;
+  let retryTimer: ReturnType<typeof setTimeout> | null = null;
+  let authTimer: ReturnType<typeof setTimeout> | null = null;
+  let heartbeatTimer: ReturnType<typeof setInterval> | null = null;
+  let lastFrameAt = 0;
+
+  const setState = (next: ConnectionState) => {
+    if (next === current) return;
+    current = next;
+    for (const listener of [...stateListeners]) listener(next);
+  };
+
+  const send = (frame: ClientFrame) => {
+    if (socket && socket.readyState === OPEN) socket.send(JSON.stringify(frame));
+  };
+
+  const sendSubscribe = (channel: string, entry: ChannelEntry) => {
+    if (current !== 'open') return;
+    entry.pending = true;
+    const lastSeq = seqStore.get(channel);
+    send(lastSeq === undefined ? { type: 'subscribe', channel } : { type: 'subscribe', channel, lastSeq });
+  };
+
+  const clearTimers = () => {
+    if (authTimer) clearTimeout(authTimer);
+    if (heartbeatTimer) clearInterval(heartbeatTimer);
+    authTimer = null;
+    heartbeatTimer = null;
+  };
+
+  const dropSocket = () => {
+    clearTimers();
+    if (!socket) return;
+    const old = socket;
+    socket = null;
+    old.onopen = old.onmessage = old.onclose = old.onerror = null;
+    try {
+      old.close();
+    } catch {
+      // Already closing.
+    }
+  };
+
+  const scheduleReconnect = () => {
+    dropSocket();
+    for (const entry of channels.values()) entry.pending = false;
+    if (channels.size === 0) {
+      setState('idle');
+      return;
+    }
+    failures += 1;
+    setState('waiting');
+    if (retryTimer) clearTimeout(retryTimer);
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      open();
+    }, reconnectDelayMs(failures, random()));
+  };
+
+  const handleFrame = (raw: unknown) => {
+    lastFrameAt = now();
+    let json: unknown;
+    try {
+      json = JSON.parse(String(raw));
+    } catch {
+      return;
+    }
+    const parsed = ServerFrame.safeParse(json);
+    if (!parsed.success) return;
+    const frame = parsed.data;
+    switch (frame.type) {
+      case 'ready': {
+        if (authTimer) clearTimeout(authTimer);
+        authTimer = null;
+        failures = 0;
+        setState('open');
+        startHeartbeat(frame.heartbeatMs);
+        for (const [channel, entry] of channels) if (!entry.refused) sendSubscribe(channel, entry);
+        return;
+      }
+      case 'subscribed': {
+        const entry = channels.get(frame.channel);
+        if (!entry) return;
+        entry.pending = false;
+        const last = seqStore.get(frame.channel);
+        // Below what we hold: the server's numbering started again (a reset store); ours is stale.
+        if (last === undefined || frame.seq < last) seqStore.set(frame.channel, frame.seq);
+        for (const listener of [...entry.listeners]) listener.onSubscribed?.(frame.seq);
+        return;
+      }
+      case 'message': {
+        const entry = channels.get(frame.channel);
+        if (!entry) return;
+        const last = seqStore.get(frame.channel);
+        if (last !== undefined && frame.seq <= last) return;
+        if (last !== undefined && frame.seq > last + 1) {
+          if (!entry.pending) sendSubscribe(frame.channel, entry);
+          return;
+        }
+        seqStore.set(frame.channel, frame.seq);
+        for (const listener of [...entry.listeners]) listener.onEvent(frame.event, frame.seq);
+        return;
+      }
+      case 'error': {
+        if (!frame.channel) return;
+        const entry = channels.get(frame.channel);
+        if (!entry) return;
+        entry.pending = false;
+        entry.refused = true;
+        for (const listener of [...entry.listeners]) listener.onError?.(frame.message);
+        return;
+      }
+      case 'pong':
+        return;
+    }
+  };
+
+  const startHeartbeat = (heartbeatMs: number) => {
+    if (heartbeatTimer) clearInterval(heartbeatTimer);
+    heartbeatTimer = setInterval(() => {
+      if (now() - lastFrameAt > 2 * heartbeatMs + HEARTBEAT_MARGIN_MS) {
+        scheduleReconnect();
+        return;
+      }
+      send({ type: 'ping' });
+    }, heartbeatMs);
+  };
+
+  function open(): void {
+    if (socket || channels.size === 0) return;
+    const token = options.getToken();
+    if (!token) {
+      setState('idle');
+      return;
+    }
+    setState('connecting');
+    let created: SocketLike;
+    try {
+      created = createSocket(options.url());
+    } catch {
+      scheduleReconnect();
+      return;
+    }
+    socket = created;
+    created.onopen = () => {
+      lastFrameAt = now();
+      send({ type: 'auth', token });
+      authTimer = setTimeout(scheduleReconnect, authTimeoutMs);
+    };
+    created.onmessage = (event) => handleFrame(event.data);
+    created.onerror = () => {
+      // A close event follows; it decides.
+    };
+    created.onclose = (event) => {
+      if (socket !== created) return;
+      if (event.code === REALTIME_CLOSE.unauthorized || event.code === REALTIME_CLOSE.revoked) {
+        dropSocket();
+        for (const entry of channels.values()) entry.pending = false;
+        setState('unauthorized');
+        return;
+      }
+      scheduleReconnect();
+    };
+  }
+
+  const reconnectNow = () => {
+    if (retryTimer) clearTimeout(retryTimer);
+    retryTimer = null;
+    if (current === 'open' || current === 'connecting') return;
+    dropSocket();
+    open();
+  };
+
+  if (typeof window !== 'undefined') window.addEventListener('online', reconnectNow);
+
+  return {
+    subscribe(channel, listener) {
+      let entry = channels.get(channel);
+      if (!entry) {
+        entry = { listeners: new Set(), pending: false, refused: false };
+        channels.set(channel, entry);
+        entry.listeners.add(listener);
+        if (socket) sendSubscribe(channel, entry);
+        else if (current !== 'waiting' && current !== 'unauthorized') open();
+      } else {
+        entry.listeners.add(listener);
+      }
+      const subscribed = entry;
+      return () => {
+        subscribed.listeners.delete(listener);
+        if (subscribed.listeners.size > 0 || channels.get(channel) !== subscribed) return;
+        channels.delete(channel);
+        send({ type: 'unsubscribe', channel });
+      };
+    },
+    state: () => current,
+    onStateChange(listener) {
+      stateListeners.add(listener);
+      return () => void stateListeners.delete(listener);
+    },
+    reconnect() {
+      failures = 0;
+      for (const entry of channels.values()) entry.refused = false;
+      if (current === 'unauthorized') setState('idle');
+      reconnectNow();
+    },
+    close() {
+      if (retryTimer) clearTimeout(retryTimer);
+      retryTimer = null;
+      channels.clear();
+      dropSocket();
+      seqStore.clear();
+      failures = 0;
+      setState('idle');
+    },
+  };
+}

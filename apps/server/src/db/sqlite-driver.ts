@@ -1,0 +1,204 @@
+/**
+ * The SQLite driver: one connection that writes, one that reads, and a fair queue for the writer.
+ *
+ * Kysely's own SQLite driver has a single connection behind a mutex. A transaction holds it across
+ * awaits — on this server a group commit holds it for up to 128 writes — so every read of every other
+ * request (sign-in check, idempotency lookup, access check, reference data) waited for the whole group;
+ * and its mutex wakes every waiter on each release, only for all but one to wait again, which with
+ * 200 waiting requests cost more CPU than the queries. Here:
+ *
+ * - a statement that only reads, run outside a transaction, goes to the reader connection at once. In
+ *   WAL mode the reader sees the last committed state and never a transaction in progress, so a read
+ *   can never show a write that is not yet durable (a replayed answer included);
+ * - everything else — transactions, and writes outside one — takes the writer, in arrival order, one
+ *   waiter woken per release.
+ *
+ * Statements are prepared once per connection and reused (the builder emits parameters, never inlined
+ * values, so the set is small). Reuse is safe because a statement runs to completion synchronously —
+ * streaming, which would hold one open across awaits, is refused.
+ */
+import type SQLite from 'better-sqlite3';
+import {
+  CompiledQuery,
+  SqliteDialect,
+  type DatabaseConnection,
+  type Driver,
+  type QueryCompiler,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely';
+
+const STATEMENT_CACHE_SIZE = 500;
+const PRAGMA = /^\s*pragma\b/i;
+
+/** Prepares each SQL text once per connection; the oldest statement goes when the cache is full. */
+export class StatementCache {
+  readonly #statements = new Map<string, SQLite.Statement>();
+
+  constructor(readonly database: SQLite.Database) {}
+
+  prepare(sql: string): SQLite.Statement {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      if (this.#statements.size >= STATEMENT_CACHE_SIZE) this.#statements.delete(this.#statements.keys().next().value!);
+      statement = this.database.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
+/** A lock handed to waiters in arrival order: each release wakes exactly the next one. */
+export class FairLock {
+  #held = false;
+  readonly #waiting: (() => void)[] = [];
+
+  acquire(): Promise<void> {
+    if (!this.#held) {
+      this.#held = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+
+  release(): void {
+    const next = this.#waiting.shift();
+    if (next)
+      next(); // handed over: stays held
+    else this.#held = false;
+  }
+}
+
+function execute(statement: SQLite.Statement, parameters: readonly unknown[]): QueryResult<unknown> {
+  if (statement.reader) return { rows: statement.all(parameters) };
+  const { changes, lastInsertRowid } = statement.run(parameters);
+  return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+}
+
+/** What Kysely holds between acquiring and releasing a connection: a claim, not the connection itself. */
+class Handle implements DatabaseConnection {
+  /** Set from BEGIN until the connection is released: the writer lock is held for this handle. */
+  holdsWriter = false;
+
+  constructor(private readonly driver: ReadWriteSqliteDriver) {}
+
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    return this.driver.run(this, query) as Promise<QueryResult<R>>;
+  }
+
+  // eslint-disable-next-line require-yield -- refuses before yielding anything
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('Streaming from SQLite is not supported: it would hold a statement open across awaits.');
+  }
+}
+
+export class ReadWriteSqliteDriver implements Driver {
+  readonly #writer: StatementCache;
+  readonly #reader: StatementCache;
+  readonly #lock = new FairLock();
+
+  constructor(writer: SQLite.Database, reader: SQLite.Database) {
+    this.#writer = new StatementCache(writer);
+    this.#reader = new StatementCache(reader);
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new Handle(this);
+  }
+
+  async run(handle: Handle, query: CompiledQuery): Promise<QueryResult<unknown>> {
+    if (handle.holdsWriter) return execute(this.#writer.prepare(query.sql), query.parameters);
+    const statement = this.#writer.prepare(query.sql);
+    // A pragma answers about its connection: the settings that matter (synchronous, journal mode,
+    // foreign keys) are the writer's.
+    if (statement.readonly && !PRAGMA.test(query.sql)) return execute(this.#reader.prepare(query.sql), query.parameters);
+    await this.#lock.acquire();
+    try {
+      return execute(statement, query.parameters);
+    } finally {
+      this.#lock.release();
+    }
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const handle = connection as Handle;
+    if (settings.isolationLevel || settings.accessMode) {
+      throw new Error('SQLite transactions are serializable; isolation level and access mode are not settable.');
+    }
+    await this.#lock.acquire();
+    handle.holdsWriter = true;
+    try {
+      this.#writer.prepare('begin').run();
+    } catch (error) {
+      handle.holdsWriter = false;
+      this.#lock.release();
+      throw error;
+    }
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await this.#inTransaction(connection, 'commit');
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await this.#inTransaction(connection, 'rollback');
+  }
+
+  async savepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']) {
+    await this.#savepointCommand(connection, 'savepoint', name, compile);
+  }
+
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']) {
+    await this.#savepointCommand(connection, 'rollback to', name, compile);
+  }
+
+  async releaseSavepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']) {
+    await this.#savepointCommand(connection, 'release', name, compile);
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    const handle = connection as Handle;
+    if (!handle.holdsWriter) return;
+    // A transaction whose COMMIT and ROLLBACK both failed must not leave the writer inside it.
+    if (this.#writer.database.inTransaction) this.#writer.prepare('rollback').run();
+    handle.holdsWriter = false;
+    this.#lock.release();
+  }
+
+  async destroy(): Promise<void> {
+    this.#reader.database.close();
+    this.#writer.database.close();
+  }
+
+  async #inTransaction(connection: DatabaseConnection, command: 'commit' | 'rollback'): Promise<void> {
+    if (!(connection as Handle).holdsWriter) throw new Error(`${command} outside a transaction`);
+    this.#writer.prepare(command).run();
+  }
+
+  async #savepointCommand(
+    connection: DatabaseConnection,
+    command: 'savepoint' | 'rollback to' | 'release',
+    name: string,
+    _compile: QueryCompiler['compileQuery'],
+  ): Promise<void> {
+    if (!(connection as Handle).holdsWriter) throw new Error(`${command} savepoint outside a transaction`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`Unsafe savepoint name: ${name}`);
+    this.#writer.prepare(`${command} ${name}`).run();
+  }
+}
+
+/** Kysely's SQLite dialect (compiler, adapter, introspector) with the driver above. */
+export class ReadWriteSqliteDialect extends SqliteDialect {
+  constructor(
+    private readonly writer: SQLite.Database,
+    private readonly reader: SQLite.Database,
+  ) {
+    super({ database: writer });
+  }
+
+  override createDriver(): Driver {
+    return new ReadWriteSqliteDriver(this.writer, this.reader);
+  }
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createBodyCache } from './serialized-body.js';
+
+const Item = z.object({ id: z.string(), count: z.number().int() });
+
+describe('serialized body cache', () => {
+  it('validates and serializes an answer once, and gives the same body and ETag for the same content', () => {
+    const cache = createBodyCache(Item);
+    const first = cache.serialize({ id: 'a', count: 1 });
+    expect(JSON.parse(first.json)).toEqual({ id: 'a', count: 1 });
+    expect(first.etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
+    expect(cache.serialize({ id: 'a', count: 1 })).toBe(first);
+    const changed = cache.serialize({ id: 'a', count: 2 });
+    expect(changed.etag).not.toBe(first.etag);
+  });
+
+  it('answers with what the schema lets out, as the route serializer would', () => {
+    const cache = createBodyCache(Item);
+    expect(JSON.parse(cache.serialize({ id: 'a', count: 1, secret: 'x' }).json)).toEqual({ id: 'a', count: 1 });
+  });
+
+  it('throws for an answer the schema refuses, every time (a refused answer is never kept)', () => {
+    const cache = createBodyCache(Item);
+    expect(() => cache.serialize({ id: 'a', count: 1.5 })).toThrow();
+    expect(() => cache.serialize({ id: 'a', count: 1.5 })).toThrow();
+  });
+
+  it('matches If-None-Match lists, weak forms and *', () => {
+    const body = createBodyCache(Item).serialize({ id: 'a', count: 1 });
+    expect(body.matches(undefined)).toBe(false);
+    expect(body.matches('"other"')).toBe(false);
+    expect(body.matches(body.etag)).toBe(true);
+    expect(body.matches(`"other", W/${body.etag}`)).toBe(true);
+    expect(body.matches('*')).toBe(true);
+  });
+
+  it('forgets the oldest answers beyond its size', () => {
+    const cache = createBodyCache(Item, 2);
+    const a = cache.serialize({ id: 'a', count: 1 });
+    cache.serialize({ id: 'b', count: 1 });
+    cache.serialize({ id: 'c', count: 1 });
+    const again = cache.serialize({ id: 'a', count: 1 });
+    expect(again).not.toBe(a);
+    expect(again.etag).toBe(a.etag);
+  });
+});

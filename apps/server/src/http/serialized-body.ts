@@ -1,0 +1,54 @@
+/**
+ * Answers validated and serialized once. A route's response schema checks every answer on its way out
+ * (zod), then it is stringified; for the large reference answers (a team with its hospitals and forms,
+ * a complaint set) that was most of the request's CPU, for a body that changes only with an admin edit.
+ *
+ * The cache is keyed by the answer's own content (its JSON before validation), so it is never stale:
+ * the handler still reads the current data every time, and a changed answer is a new key — validated
+ * and serialized once, then reused. Output validation is deterministic, so the same input always gives
+ * the same checked body. Each body carries a strong ETag; a client sending it back in If-None-Match
+ * gets 304 without a body.
+ */
+import { createHash } from 'node:crypto';
+import type { z } from 'zod';
+
+export class SerializedBody {
+  constructor(
+    /** The validated answer, as JSON text. */
+    readonly json: string,
+    /** A strong entity tag: quoted, from a hash of the text. */
+    readonly etag: string,
+  ) {}
+
+  /** Whether an If-None-Match header names this body (or any body: `*`). */
+  matches(ifNoneMatch: string | undefined): boolean {
+    if (!ifNoneMatch) return false;
+    return ifNoneMatch
+      .split(',')
+      .map((tag) => tag.trim().replace(/^W\//, ''))
+      .some((tag) => tag === '*' || tag === this.etag);
+  }
+}
+
+export interface BodyCache {
+  /** The answer validated against the schema and serialized — from the cache when seen before. */
+  serialize(answer: unknown): SerializedBody;
+}
+
+/** Keeps the last `maxEntries` distinct answers of one route (the oldest go first). */
+export function createBodyCache(schema: z.ZodType, maxEntries = 256): BodyCache {
+  const bodies = new Map<string, SerializedBody>();
+  return {
+    serialize(answer) {
+      const key = JSON.stringify(answer);
+      const cached = bodies.get(key);
+      if (cached) return cached;
+      // A schema violation throws here, as the route's serializer would: a 500, never an unchecked body.
+      const json = JSON.stringify(schema.parse(answer));
+      const body = new SerializedBody(json, `"${createHash('sha256').update(json).digest('base64url').slice(0, 32)}"`);
+      if (bodies.size >= maxEntries) bodies.delete(bodies.keys().next().value!);
+      bodies.set(key, body);
+      return body;
+    },
+  };
+}

@@ -1,0 +1,85 @@
+/** Chat messages of a case. Queries only. */
+import { sql, type Insertable, type Kysely } from 'kysely';
+import type { ChatMessagesTable, DB } from '../../db/schema.js';
+
+export function createChatRepository(db: Kysely<DB>) {
+  return {
+    /** In the conversation's order. */
+    listForCase(caseId: string, limit: number) {
+      return db
+        .selectFrom('chat_messages')
+        .selectAll()
+        .where('case_id', '=', caseId)
+        .orderBy('seq')
+        .limit(limit)
+        .execute();
+    },
+
+    async findById(caseId: string, id: string) {
+      return (
+        (await db
+          .selectFrom('chat_messages')
+          .selectAll()
+          .where('case_id', '=', caseId)
+          .where('id', '=', id)
+          .executeTakeFirst()) ?? null
+      );
+    },
+
+    async findByKey(senderId: string, key: string) {
+      return (
+        (await db
+          .selectFrom('chat_messages')
+          .selectAll()
+          .where('sender_id', '=', senderId)
+          .where('idempotency_key', '=', key)
+          .executeTakeFirst()) ?? null
+      );
+    },
+
+    /**
+     * Stores the message as the case's next one. Two writers racing for the same number (PostgreSQL)
+     * make one fail on the (case_id, seq) unique index; the service retries it (`isSeqViolation`).
+     */
+    async insert(row: Omit<Insertable<ChatMessagesTable>, 'seq'>): Promise<void> {
+      const next = sql<number>`(select coalesce(max(seq), 0) + 1 from chat_messages where case_id = ${row.case_id})`;
+      await db
+        .insertInto('chat_messages')
+        .values({ ...row, seq: next })
+        .execute();
+    },
+
+    /** Moves the message forward only: a receipt never undoes a later one. Answers whether it changed. */
+    async markDelivered(id: string, at: string): Promise<boolean> {
+      const result = await db
+        .updateTable('chat_messages')
+        .set({ delivered_at: at })
+        .where('id', '=', id)
+        .where('delivered_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    /** Read implies delivered. */
+    async markRead(id: string, at: string): Promise<boolean> {
+      const result = await db
+        .updateTable('chat_messages')
+        .set((eb) => ({ read_at: at, delivered_at: eb.fn.coalesce('delivered_at', eb.val(at)) }))
+        .where('id', '=', id)
+        .where('read_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+  };
+}
+
+export type ChatRepository = ReturnType<typeof createChatRepository>;
+
+/** A unique violation about the per-case number (a racing message), not the idempotency key. */
+export function isSeqViolation(error: unknown): boolean {
+  const e = error as { message?: unknown; constraint?: unknown } | null;
+  return [e?.message, e?.constraint].some(
+    (v) => typeof v === 'string' && (v.includes('chat_messages.seq') || v.includes('chat_messages_case_seq_uq')),
+  );
+}
+export type ChatMessageRow = NonNullable<Awaited<ReturnType<ChatRepository['findById']>>>;

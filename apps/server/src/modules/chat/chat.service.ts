@@ -1,0 +1,181 @@
+/**
+ * A case's chat (spec §3, §5, §7). Messages are stored before they are published on `case:{id}` as
+ * `chat.message`; crews with no open socket get a Web Push. Each message the crew sends carries its
+ * state — sent (stored), delivered (a client of the hospital received it), read — moved forward only
+ * by receipts from the other side and published as `chat.receipt`, because "did they get it?" is what
+ * crews ask most.
+ *
+ * A POST takes an Idempotency-Key like the case writes (the crew's outbox sends chat through it): the
+ * key is stored on the message itself, unique per sender, so a retry answers the stored message and a
+ * racing duplicate loses on the unique index.
+ */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import {
+  channelName,
+  PostChatMessageBody,
+  serverMessages,
+  type ChatMessage,
+  type ChatMessagesResponse,
+  type ChatReceipt,
+} from '@inbound/contract';
+import type { Clock } from '../../clock.js';
+import { conflict, notFound } from '../../errors.js';
+import type { Principal } from '../auth/principal.js';
+import { isUniqueViolation } from '../cases/cases.repository.js';
+import type { Answer, WriteContext } from '../cases/cases.service.js';
+import type { RealtimePublisher } from '../realtime/publisher.js';
+import type { CaseParticipants, CaseSide } from './case-participants.js';
+import { isSeqViolation, type ChatMessageRow, type ChatRepository } from './chat.repository.js';
+
+/** A case's conversation is short (a transport lasts minutes); this bounds a read all the same. */
+export const CHAT_LIST_LIMIT = 1_000;
+const SEQ_ATTEMPTS = 5;
+
+export interface ChatPush {
+  /** Pushes the message to the case's crews (other than its sender) that have no open socket. */
+  chatMessage(caseId: string, caseNumber: string, message: ChatMessage): void;
+}
+
+export interface ChatServiceDeps {
+  repo: ChatRepository;
+  participants: CaseParticipants;
+  clock: Clock;
+  publisher: RealtimePublisher;
+  push: ChatPush;
+  users: { displayName(userId: string): Promise<string | null> };
+}
+
+type ParsedBody = z.output<typeof PostChatMessageBody>;
+
+export function toChatMessage(row: ChatMessageRow): ChatMessage {
+  return {
+    _id: row.id,
+    caseId: row.case_id,
+    timestamp: row.client_timestamp,
+    clientCreatedAt: row.client_created_at,
+    createdAt: row.created_at,
+    content: row.content,
+    source: row.source as ChatMessage['source'],
+    senderId: row.sender_id,
+    senderName: row.sender_name,
+    senderOrganization: row.sender_organization,
+    type: row.type,
+    mediaId: row.media_id,
+    length: row.length === null ? null : Number(row.length),
+    state: row.read_at !== null ? 'read' : row.delivered_at !== null ? 'delivered' : 'sent',
+    deliveredAt: row.delivered_at,
+    readAt: row.read_at,
+  };
+}
+
+export function createChatService({ repo, participants, clock, publisher, push, users }: ChatServiceDeps) {
+  /** Inserts with the case's next number, drawing again when a racing message took it. */
+  async function insertNumbered(row: Parameters<ChatRepository['insert']>[0]): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await repo.insert(row);
+        return;
+      } catch (error) {
+        if (!isSeqViolation(error) || attempt >= SEQ_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  function replay(row: ChatMessageRow, ctx: WriteContext): Answer<ChatMessage> {
+    if (row.request_hash !== ctx.requestHash) {
+      throw conflict(serverMessages.idempotencyKeyReused, 'idempotency_key_reused');
+    }
+    return { body: toChatMessage(row), replayed: true };
+  }
+
+  async function receipt(
+    principal: Principal,
+    caseId: string,
+    messageId: string,
+    mark: (id: string, at: string) => Promise<boolean>,
+  ): Promise<ChatMessage> {
+    const { side } = await participants.requireParticipant(principal, caseId);
+    const row = await repo.findById(caseId, messageId);
+    if (!row) throw notFound('Chat message');
+    // Only the other side can say it received or read a message; the sender's own clients cannot.
+    if (row.sender_side === side) throw conflict('A receipt comes from the side the message was sent to.');
+    const changed = await mark(row.id, clock.now().toISOString());
+    const updated = (await repo.findById(caseId, messageId)) ?? row;
+    const message = toChatMessage(updated);
+    if (changed) {
+      const data: ChatReceipt = {
+        messageId: message._id,
+        caseId,
+        state: message.state,
+        deliveredAt: message.deliveredAt,
+        readAt: message.readAt,
+      };
+      await publisher.publish(channelName('case', caseId), { type: 'chat.receipt', data });
+    }
+    return message;
+  }
+
+  return {
+    async list(principal: Principal, caseId: string): Promise<ChatMessagesResponse> {
+      await participants.requireParticipant(principal, caseId);
+      return { messages: (await repo.listForCase(caseId, CHAT_LIST_LIMIT)).map(toChatMessage) };
+    },
+
+    async post(
+      principal: Principal,
+      ctx: WriteContext,
+      caseId: string,
+      body: ParsedBody,
+    ): Promise<Answer<ChatMessage>> {
+      const known = await repo.findByKey(principal.userId, ctx.idempotencyKey);
+      if (known) return replay(known, ctx);
+      const { row: caseRow, side } = await participants.requireParticipant(principal, caseId);
+      if (caseRow.arrived_at !== null) throw conflict(serverMessages.caseClosed, 'case_closed');
+      const now = clock.now().toISOString();
+      const id = randomUUID();
+      try {
+        await insertNumbered({
+          id,
+          case_id: caseId,
+          sender_id: principal.userId,
+          sender_name: (await users.displayName(principal.userId)) ?? principal.username,
+          sender_organization: body.senderOrganization,
+          sender_side: side satisfies CaseSide,
+          source: body.source,
+          device_id: body.deviceId,
+          type: body.type,
+          content: body.message,
+          media_id: body.mediaId ?? null,
+          length: body.length ?? null,
+          client_timestamp: new Date(body.timestamp).toISOString(),
+          client_created_at: new Date(body.clientCreatedAt).toISOString(),
+          created_at: now,
+          delivered_at: null,
+          read_at: null,
+          idempotency_key: ctx.idempotencyKey,
+          request_hash: ctx.requestHash,
+        });
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        const winner = await repo.findByKey(principal.userId, ctx.idempotencyKey);
+        if (!winner) throw error;
+        return replay(winner, ctx);
+      }
+      const stored = await repo.findById(caseId, id);
+      if (!stored) throw notFound('Chat message');
+      const message = toChatMessage(stored);
+      await publisher.publish(channelName('case', caseId), { type: 'chat.message', data: message });
+      push.chatMessage(caseId, caseRow.case_number, message);
+      return { body: message, replayed: false };
+    },
+
+    delivered: (principal: Principal, caseId: string, messageId: string) =>
+      receipt(principal, caseId, messageId, (id, at) => repo.markDelivered(id, at)),
+
+    read: (principal: Principal, caseId: string, messageId: string) =>
+      receipt(principal, caseId, messageId, (id, at) => repo.markRead(id, at)),
+  };
+}
+
+export type ChatService = ReturnType<typeof createChatService>;

@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest';
+import { parseRange } from './byte-range.js';
+import { createJobQueue } from './conversion-queue.js';
+import { conversionArgs, type Probe } from './ffmpeg.js';
+import { ACCEPTED, sniff } from './sniff.js';
+
+const bytes = (...parts: (string | number[])[]): Uint8Array =>
+  Uint8Array.from(parts.flatMap((p) => (typeof p === 'string' ? [...Buffer.from(p, 'latin1')] : p)));
+
+describe('sniff', () => {
+  it('recognises the formats crew devices produce from their first bytes', () => {
+    expect(sniff(bytes([0xff, 0xd8, 0xff, 0xe0], 'JFIF'))?.format).toBe('jpeg');
+    expect(sniff(bytes('\x89PNG\r\n\x1a\n', [0, 0, 0, 13]))?.format).toBe('png');
+    expect(sniff(bytes('RIFF', [1, 2, 3, 4], 'WEBPVP8 '))?.format).toBe('webp');
+    expect(sniff(bytes('RIFF', [1, 2, 3, 4], 'WAVEfmt '))?.format).toBe('wav');
+    expect(sniff(bytes([0, 0, 0, 0x1c], 'ftypisom', [0, 0, 2, 0]))?.format).toBe('mp4');
+    expect(sniff(bytes([0, 0, 0, 0x14], 'ftypqt  '))?.format).toBe('quicktime');
+    expect(sniff(bytes([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 1, 0x42, 0x82, 0x84], 'webm'))?.format).toBe(
+      'webm',
+    );
+    expect(sniff(bytes([0x1a, 0x45, 0xdf, 0xa3, 0xa3, 0x42, 0x82, 0x88], 'matroska'))?.format).toBe('matroska');
+    expect(sniff(bytes('OggS', [0, 2]))?.format).toBe('ogg');
+    expect(sniff(bytes('ID3', [4, 0, 0]))?.format).toBe('mp3');
+    expect(sniff(bytes([0xff, 0xfb, 0x90, 0x64]))?.format).toBe('mp3');
+  });
+
+  it('refuses what is none of them: text, HEIC/AVIF stills, an AAC (not layer III) frame, too few bytes', () => {
+    expect(sniff(bytes('<!doctype html><html>'))).toBeNull();
+    expect(sniff(bytes([0, 0, 0, 0x18], 'ftypheic'))).toBeNull();
+    expect(sniff(bytes([0, 0, 0, 0x18], 'ftypavif'))).toBeNull();
+    expect(sniff(bytes([0xff, 0xf1, 0x50, 0x80]))).toBeNull();
+    expect(sniff(bytes([0xff, 0xd8]))).toBeNull();
+  });
+
+  it('accepts only images as photos and only recordings as video or voice memo', () => {
+    expect(ACCEPTED.photo).toEqual(['jpeg', 'png', 'webp']);
+    expect(ACCEPTED.video).not.toContain('jpeg');
+    expect(ACCEPTED.voicememo).not.toContain('png');
+  });
+});
+
+describe('parseRange', () => {
+  it('reads one range of each form, clamped to the file', () => {
+    expect(parseRange('bytes=0-99', 1_000)).toEqual({ start: 0, end: 99 });
+    expect(parseRange('bytes=900-', 1_000)).toEqual({ start: 900, end: 999 });
+    expect(parseRange('bytes=-100', 1_000)).toEqual({ start: 900, end: 999 });
+    expect(parseRange('bytes=990-5000', 1_000)).toEqual({ start: 990, end: 999 });
+    expect(parseRange('bytes=-5000', 1_000)).toEqual({ start: 0, end: 999 });
+  });
+
+  it('answers the whole file for no, malformed or multiple ranges; unsatisfiable past the end', () => {
+    expect(parseRange(undefined, 1_000)).toBeNull();
+    expect(parseRange('bytes=0-1,5-6', 1_000)).toBeNull();
+    expect(parseRange('items=0-1', 1_000)).toBeNull();
+    expect(parseRange('bytes=1000-', 1_000)).toBe('unsatisfiable');
+    expect(parseRange('bytes=5-2', 1_000)).toBe('unsatisfiable');
+    expect(parseRange('bytes=-0', 1_000)).toBe('unsatisfiable');
+  });
+});
+
+describe('conversionArgs', () => {
+  const probeOf = (video: object | null, audio: object | null): Probe => ({
+    streams: [
+      ...(video ? [{ codec_type: 'video', ...video }] : []),
+      ...(audio ? [{ codec_type: 'audio', ...audio }] : []),
+    ],
+    format: {},
+  });
+  const after = (args: string[], flag: string) => args[args.indexOf(flag) + 1];
+
+  it('copies H.264 yuv420p video and transcodes only Opus audio to AAC, moov first', () => {
+    const args = conversionArgs(
+      'video',
+      probeOf({ codec_name: 'h264', pix_fmt: 'yuv420p' }, { codec_name: 'opus' }),
+      'in',
+      'out',
+    );
+    expect(after(args, '-c:v')).toBe('copy');
+    expect(after(args, '-c:a')).toBe('aac');
+    expect(after(args, '-movflags')).toBe('+faststart');
+  });
+
+  it('transcodes VP8/VP9 (and H.264 that is not yuv420p) with x264 ultrafast into yuv420p', () => {
+    for (const video of [{ codec_name: 'vp8' }, { codec_name: 'vp9' }, { codec_name: 'h264', pix_fmt: 'yuv444p' }]) {
+      const args = conversionArgs('video', probeOf(video, { codec_name: 'opus' }), 'in', 'out');
+      expect(after(args, '-c:v')).toBe('libx264');
+      expect(after(args, '-preset')).toBe('ultrafast');
+      expect(after(args, '-pix_fmt')).toBe('yuv420p');
+    }
+  });
+
+  it('keeps AAC audio as it is, and makes a silent video without an audio map', () => {
+    const aac = conversionArgs('video', probeOf({ codec_name: 'h264', pix_fmt: 'yuv420p' }, { codec_name: 'aac' }), 'i', 'o');
+    expect(after(aac, '-c:a')).toBe('copy');
+    const silent = conversionArgs('video', probeOf({ codec_name: 'vp8' }, null), 'i', 'o');
+    expect(silent).toContain('-an');
+    expect(silent).not.toContain('0:a:0');
+  });
+
+  it('makes MP3 of a voice memo and one JPEG frame of an image', () => {
+    const memo = conversionArgs('voicememo', probeOf(null, { codec_name: 'opus' }), 'i', 'o');
+    expect(after(memo, '-c:a')).toBe('libmp3lame');
+    expect(memo).toContain('-vn');
+    const photo = conversionArgs('photo', probeOf({ codec_name: 'png' }, null), 'i', 'o');
+    expect(after(photo, '-c:v')).toBe('mjpeg');
+    expect(after(photo, '-frames:v')).toBe('1');
+  });
+});
+
+describe('createJobQueue', () => {
+  it('runs at most `concurrency` jobs at once, each id once, and reports failures', async () => {
+    let running = 0;
+    let peak = 0;
+    const done: string[] = [];
+    const failed: string[] = [];
+    const queue = createJobQueue(
+      2,
+      async (id) => {
+        running += 1;
+        peak = Math.max(peak, running);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        running -= 1;
+        if (id === 'bad') throw new Error('no');
+        done.push(id);
+      },
+      (id) => failed.push(id),
+    );
+    for (const id of ['a', 'b', 'a', 'c', 'bad', 'd']) queue.enqueue(id);
+    await queue.whenIdle();
+    expect(peak).toBe(2);
+    expect(done.sort()).toEqual(['a', 'b', 'c', 'd']);
+    expect(failed).toEqual(['bad']);
+  });
+
+  it('aborts running jobs on close and takes no more', async () => {
+    const seen: string[] = [];
+    const queue = createJobQueue(
+      1,
+      (id, signal) =>
+        new Promise<void>((resolve) => {
+          seen.push(id);
+          signal.addEventListener('abort', () => resolve());
+        }),
+      () => undefined,
+    );
+    queue.enqueue('long');
+    queue.enqueue('next');
+    await queue.close();
+    queue.enqueue('late');
+    expect(seen).toEqual(['long']);
+  });
+});

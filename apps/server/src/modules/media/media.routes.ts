@@ -1,0 +1,143 @@
+/**
+ * POST /media/twiage-cases/{id}/uploads (multipart: `type`, then `data`), the case's upload list, and
+ * the files themselves with range requests (a video seeks without downloading it whole).
+ */
+import { rm } from 'node:fs/promises';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  MEDIA_MAX_BYTES,
+  MediaFileParams,
+  mediaMessages,
+  MediaType,
+  routes,
+  type MediaUploadResponse,
+} from '@inbound/contract';
+import { AppError, badRequest, unauthorized } from '../../errors.js';
+import { bindRoute, type RouteContext } from '../../http/bind-route.js';
+import type { Principal } from '../auth/principal.js';
+import { requestHash, writeContext } from '../cases/write-context.js';
+import { parseRange } from './byte-range.js';
+import type { MediaStore } from './media-store.js';
+import { payloadTooLarge, type MediaService } from './media.service.js';
+import { receiveToFile, TooLarge, type HashedFile } from './received-file.js';
+
+/** The upload's request identity: the same key with another file or type is refused (409), not replayed. */
+export const uploadRequestHash = (caseId: string, type: MediaType, sha256: string): string =>
+  requestHash('POST', `/media/twiage-cases/${caseId}/uploads`, { type, sha256 });
+
+async function receiveMultipart(
+  request: FastifyRequest,
+  incomingDir: string,
+): Promise<{ type: MediaType; file: HashedFile }> {
+  if (!request.isMultipart()) throw new AppError(415, 'unsupported_media_type', mediaMessages.notMultipart);
+  let type: MediaType | null = null;
+  let file: HashedFile | null = null;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        if (part.fieldname !== 'type') continue;
+        const parsed = MediaType.safeParse(part.value);
+        if (!parsed.success) throw badRequest(`body.type: ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
+        type = parsed.data;
+      } else if (part.fieldname === 'data' && file === null) {
+        if (type === null) throw badRequest(mediaMessages.missingType);
+        try {
+          file = await receiveToFile(part.file, incomingDir, MEDIA_MAX_BYTES[type]);
+        } catch (error) {
+          if (error instanceof TooLarge || (error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+            throw payloadTooLarge(type);
+          }
+          throw error;
+        }
+      } else {
+        part.file.resume(); // another file field: not ours, drained so the parser moves on
+      }
+    }
+  } catch (error) {
+    if (file) await rm((file as HashedFile).path, { force: true });
+    throw error;
+  }
+  if (type === null) throw badRequest(mediaMessages.missingType);
+  if (file === null) throw badRequest(mediaMessages.missingFile);
+  return { type, file };
+}
+
+function requirePrincipal(request: FastifyRequest): Principal {
+  if (!request.principal) throw unauthorized();
+  return request.principal;
+}
+
+async function sendFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  store: MediaStore,
+  file: { key: string; contentType: string; size: number },
+  fileName: string,
+) {
+  const range = parseRange(request.headers.range, file.size);
+  if (range === 'unsatisfiable') {
+    return reply
+      .code(416)
+      .header('content-range', `bytes */${file.size}`)
+      .send({ message: 'The requested range is outside the file.', code: 'bad_request' });
+  }
+  void reply
+    .header('content-type', file.contentType)
+    .header('accept-ranges', 'bytes')
+    .header('cache-control', 'private')
+    .header('content-disposition', `inline; filename="${fileName}"`);
+  if (range === null) {
+    void reply.header('content-length', file.size);
+    return reply.code(200).send(store.read(file.key));
+  }
+  void reply
+    .header('content-range', `bytes ${range.start}-${range.end}/${file.size}`)
+    .header('content-length', range.end - range.start + 1);
+  return reply.code(206).send(store.read(file.key, range));
+}
+
+export async function mediaRoutes(
+  app: FastifyInstance,
+  ctx: RouteContext,
+  media: MediaService,
+  options: { store: MediaStore; incomingDir: string },
+): Promise<void> {
+  // Our own limit per type applies while the file streams in (receiveToFile); these only bound the rest.
+  await app.register(multipart, {
+    limits: { fileSize: Math.max(...Object.values(MEDIA_MAX_BYTES)), fields: 10, fieldSize: 1_024, parts: 12 },
+  });
+  bindRoute(
+    app,
+    ctx,
+    routes.uploadMedia,
+    async ({ principal, params, request, reply }): Promise<MediaUploadResponse> => {
+      const base = writeContext(request);
+      // Refused before a byte of the file is read: an unknown case, another crew's, a closed one.
+      await media.checkCanUpload(principal, params.id);
+      const { type, file } = await receiveMultipart(request, options.incomingDir);
+      const ctxForFile = { ...base, requestHash: uploadRequestHash(params.id, type, file.sha256) };
+      const result = await media.accept(principal, ctxForFile, params.id, type, file);
+      if (result.replayed) void reply.header('idempotent-replayed', 'true');
+      return result.body;
+    },
+    { status: 201 },
+  );
+
+  bindRoute(app, ctx, routes.listMedia, ({ principal, params }) => media.list(principal, params.id));
+
+  app.route({
+    method: 'GET',
+    url: '/media/twiage-cases/:id/uploads/:uploadId/:fileName',
+    schema: { hide: true },
+    onRequest: [ctx.authenticate],
+    handler: async (request, reply) => {
+      const principal = requirePrincipal(request);
+      const parsed = MediaFileParams.safeParse(request.params);
+      if (!parsed.success) throw badRequest('The media file address is not valid.');
+      const { id, uploadId, fileName } = parsed.data;
+      const file = await media.file(principal, id, uploadId, fileName);
+      return sendFile(request, reply, options.store, file, fileName);
+    },
+  });
+}

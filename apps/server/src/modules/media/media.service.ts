@@ -1,0 +1,268 @@
+/**
+ * Media of a case (spec §3, §4, §7, §9). An upload is taken in three steps:
+ *   1. the bytes arrive in a local file (multipart or tus), with their size and sha-256;
+ *   2. they are sniffed (415 unless the content is of the type's formats) and stored durably as the
+ *      original in the media store;
+ *   3. the case event (photo, id, ekg, video, voicememo) and the `case_media` row are written in one
+ *      case write — the cases module's path, with its Idempotency-Key, access and closed-case rules.
+ * Then the answer goes out; conversion to what the hospital plays runs afterwards in the job queue,
+ * and the upload reads `processing` until it is done.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  MEDIA_MAX_BYTES,
+  MEDIA_OUTPUT,
+  MEDIA_TYPES,
+  mediaFileName,
+  mediaMessages,
+  type MediaListResponse,
+  type MediaStatus,
+  type MediaType,
+  type MediaUpload,
+  type MediaUploadResponse,
+} from '@inbound/contract';
+import type { Clock } from '../../clock.js';
+import type { CaseMediaTable } from '../../db/schema.js';
+import { AppError, badRequest, conflict, notFound } from '../../errors.js';
+import type { Principal } from '../auth/principal.js';
+import type { Answer, CasesService, WriteContext } from '../cases/cases.service.js';
+import type { PublishCaseChange } from '../realtime/case-publisher.js';
+import { createJobQueue, type JobQueue } from './conversion-queue.js';
+import { convert, durationMs, probe, unusableInput, type FfmpegPaths } from './ffmpeg.js';
+import type { MediaRepository } from './media.repository.js';
+import type { MediaStore } from './media-store.js';
+import { ACCEPTED, ACCEPTED_TEXT, sniff } from './sniff.js';
+
+/** An upload's bytes in a local file, as the route or the tus server received them. */
+export interface ReceivedFile {
+  path: string;
+  size: number;
+  /** The first bytes, for sniffing. */
+  head: Uint8Array;
+}
+
+export interface MediaServiceDeps {
+  repo: MediaRepository;
+  cases: Pick<CasesService, 'write' | 'writable' | 'readable'>;
+  store: MediaStore;
+  clock: Clock;
+  ffmpeg: FfmpegPaths;
+  /** Scratch space for conversions, on local disk. */
+  workDir: string;
+  concurrency: number;
+  log: { warn(details: object, message: string): void };
+  /**
+   * Tells the case's subscribers (crews, the hospital's board) that its media changed: with the
+   * upload's event when it is recorded, with `event: null` when its conversion has finished.
+   */
+  announce?: PublishCaseChange;
+}
+
+type MediaRow = CaseMediaTable;
+type MediaCounts = MediaUploadResponse['mediaCounts'];
+
+export const payloadTooLarge = (type: MediaType) =>
+  new AppError(413, 'payload_too_large', mediaMessages.tooLarge(type, MEDIA_MAX_BYTES[type]));
+
+export function mediaUrl(caseId: string, uploadId: string, type: MediaType): string {
+  return `/media/twiage-cases/${encodeURIComponent(caseId)}/uploads/${encodeURIComponent(uploadId)}/${mediaFileName(type)}`;
+}
+
+function toUpload(row: MediaRow): MediaUpload {
+  const type = row.type as MediaType;
+  return {
+    id: row.id,
+    type,
+    status: row.status as MediaStatus,
+    fileName: mediaFileName(type),
+    contentType: row.output_content_type ?? MEDIA_OUTPUT[type].contentType,
+    size: Number(row.output_size ?? row.original_size),
+    durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
+    createdAt: row.created_at,
+    url: mediaUrl(row.case_id, row.id, type),
+  };
+}
+
+function toCounts(counts: Map<string, number>): MediaCounts {
+  return Object.fromEntries(MEDIA_TYPES.map((type) => [type, counts.get(type) ?? 0])) as MediaCounts;
+}
+
+export function createMediaService(deps: MediaServiceDeps) {
+  const { repo, cases, store, clock, ffmpeg, workDir, log } = deps;
+  const announce: PublishCaseChange = deps.announce ?? (() => undefined);
+
+  async function convertUpload(id: string, signal: AbortSignal): Promise<void> {
+    const row = await repo.findById(id);
+    if (!row || row.status !== 'processing') return;
+    const type = row.type as MediaType;
+    const output = MEDIA_OUTPUT[type];
+    const source = await store.localCopy(row.original_key);
+    const target = path.join(workDir, `${id}.${output.extension}`);
+    try {
+      const info = await probe(ffmpeg, source.path, signal);
+      const unusable = unusableInput(type, info);
+      if (unusable) {
+        await repo.update(id, { status: 'failed', failure: unusable, converted_at: clock.now().toISOString() });
+        announce({ caseId: row.case_id, event: null });
+        return;
+      }
+      await mkdir(workDir, { recursive: true });
+      await convert(ffmpeg, type, info, source.path, target, signal);
+      const converted = await probe(ffmpeg, target, signal);
+      const size = (await stat(target)).size;
+      const key = `cases/${row.case_id}/${id}/${mediaFileName(type)}`;
+      await store.putFile(key, target);
+      await repo.update(id, {
+        status: 'ready',
+        output_key: key,
+        output_content_type: output.contentType,
+        output_size: size,
+        duration_ms: type === 'video' || type === 'voicememo' ? durationMs(converted) : null,
+        failure: null,
+        converted_at: clock.now().toISOString(),
+      });
+      announce({ caseId: row.case_id, event: null });
+    } finally {
+      await rm(target, { force: true });
+      await source.release();
+    }
+  }
+
+  const queue: JobQueue = createJobQueue(deps.concurrency, convertUpload, (id, error) => {
+    const reason = error instanceof Error ? error.message : String(error);
+    log.warn({ uploadId: id, reason }, 'media conversion failed');
+    void repo
+      .update(id, { status: 'failed', failure: reason.slice(0, 500), converted_at: clock.now().toISOString() })
+      .catch((updateError: unknown) => log.warn({ uploadId: id, reason: String(updateError) }, 'media status not saved'));
+  });
+
+  return {
+    /** Re-queues what a previous run left unconverted. */
+    async start(): Promise<void> {
+      for (const { id } of await repo.pending()) queue.enqueue(id);
+    },
+    whenIdle: () => queue.whenIdle(),
+    close: () => queue.close(),
+
+    /** Before any byte is read: the case exists, the user may change it, and it is open. */
+    async checkCanUpload(principal: Principal, caseId: string): Promise<void> {
+      await cases.writable(principal, caseId);
+    },
+
+    /**
+     * Steps 2 and 3 of the header. The file is the service's from here: stored, or removed when the
+     * upload is refused or was a duplicate. `allowClosed`: a resumable upload opened while the case
+     * was open may finish after the crew closed it.
+     */
+    async accept(
+      principal: Principal,
+      ctx: WriteContext,
+      caseId: string,
+      type: MediaType,
+      file: ReceivedFile,
+      options: { allowClosed?: boolean } = {},
+    ): Promise<Answer<MediaUploadResponse>> {
+      let stored: string | null = null;
+      try {
+        if (file.size === 0) throw badRequest(mediaMessages.empty);
+        if (file.size > MEDIA_MAX_BYTES[type]) throw payloadTooLarge(type);
+        const sniffed = sniff(file.head);
+        if (!sniffed || !ACCEPTED[type].includes(sniffed.format)) {
+          throw new AppError(415, 'unsupported_media_type', mediaMessages.unsupported(type, ACCEPTED_TEXT[type]));
+        }
+        const uploadId = randomUUID();
+        // A JPEG is already what the hospital gets: stored once, under its final name, and ready.
+        const ready = sniffed.format === 'jpeg';
+        const key = `cases/${caseId}/${uploadId}/${ready ? mediaFileName(type) : `original.${sniffed.extension}`}`;
+        await store.putFile(key, file.path);
+        stored = key;
+        const result = await cases.write(
+          principal,
+          ctx,
+          caseId,
+          async () => async (trx, _current, emit, now) => {
+            const event = await emit(type, {
+              uploadId,
+              type,
+              fileName: mediaFileName(type),
+              contentType: sniffed.contentType,
+              size: file.size,
+            });
+            const row: MediaRow = {
+              id: uploadId,
+              case_id: caseId,
+              type,
+              status: ready ? 'ready' : 'processing',
+              event_id: event.id,
+              uploaded_by: principal.userId,
+              original_key: key,
+              original_content_type: sniffed.contentType,
+              original_size: file.size,
+              output_key: ready ? key : null,
+              output_content_type: ready ? sniffed.contentType : null,
+              output_size: ready ? file.size : null,
+              duration_ms: null,
+              failure: null,
+              created_at: now,
+              converted_at: ready ? now : null,
+            };
+            await repo.insert(trx, row);
+            const answer: MediaUploadResponse = {
+              upload: toUpload(row),
+              mediaCounts: toCounts(await repo.countsByType(caseId, trx)),
+              event: { ...event, type },
+            };
+            return answer;
+          },
+          { status: 201, ...(options.allowClosed ? { allowClosed: true } : {}) },
+        );
+        if (result.replayed) {
+          await store.remove(key);
+        } else {
+          stored = null;
+          announce({ caseId, event: result.body.event });
+          if (result.body.upload.status === 'processing') queue.enqueue(uploadId);
+        }
+        return result;
+      } catch (error) {
+        if (stored) await store.remove(stored).catch(() => undefined);
+        throw error;
+      } finally {
+        await rm(file.path, { force: true });
+      }
+    },
+
+    async list(principal: Principal, caseId: string): Promise<MediaListResponse> {
+      await cases.readable(principal, caseId);
+      const rows = await repo.byCase(caseId);
+      const counts = new Map<string, number>();
+      for (const row of rows) counts.set(row.type, (counts.get(row.type) ?? 0) + 1);
+      return { uploads: rows.map(toUpload), mediaCounts: toCounts(counts) };
+    },
+
+    /** The converted file of an upload, for a user allowed to see the case. */
+    async file(
+      principal: Principal,
+      caseId: string,
+      uploadId: string,
+      fileName: string,
+    ): Promise<{ key: string; contentType: string; size: number }> {
+      await cases.readable(principal, caseId);
+      const row = await repo.findById(uploadId);
+      if (!row || row.case_id !== caseId || fileName !== mediaFileName(row.type as MediaType)) {
+        throw notFound('Media file');
+      }
+      if (row.status === 'processing') throw conflict(mediaMessages.processing);
+      if (row.status === 'failed' || !row.output_key || !row.output_content_type) {
+        throw new AppError(409, 'conflict', mediaMessages.failed);
+      }
+      const size = await store.size(row.output_key);
+      if (size === null) throw notFound('Media file');
+      return { key: row.output_key, contentType: row.output_content_type, size };
+    },
+  };
+}
+
+export type MediaService = ReturnType<typeof createMediaService>;

@@ -1,0 +1,49 @@
+/**
+ * The broker carries a stored message to the other server processes, and knows which users have a
+ * socket open anywhere. In one process (the default) there is nothing to carry: the gateway delivers
+ * its own publishes itself, so the in-memory broker only answers for this process's users. With
+ * REDIS_URL set, `redis-broker.ts` does both across processes.
+ */
+import type { RealtimeEvent } from '@inbound/contract';
+
+export interface BrokerMessage {
+  channel: string;
+  seq: number;
+  event: RealtimeEvent;
+}
+
+export interface Broker {
+  readonly kind: 'memory' | 'redis';
+  /** Hands a stored message to the other processes (this process has already delivered it). */
+  publish(message: BrokerMessage): Promise<void>;
+  /** From now on, messages of the channel published by other processes reach `onMessage`. */
+  subscribe(channel: string): Promise<void>;
+  unsubscribe(channel: string): Promise<void>;
+  /** The user's first socket on this process opened / last one closed. */
+  userOnline(userId: string): void;
+  userOffline(userId: string): void;
+  /** Whether the user has a socket open on another process. */
+  isConnectedElsewhere(userId: string): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface BrokerListeners {
+  onMessage(message: BrokerMessage): void;
+  /** After the broker lost its connection and got it back: messages of that time may be missing. */
+  onResync(): void;
+  /** The users with a socket open on this process (the broker refreshes their presence). */
+  localUsers(): Iterable<string>;
+}
+
+export function createMemoryBroker(): Broker {
+  return {
+    kind: 'memory',
+    publish: () => Promise.resolve(),
+    subscribe: () => Promise.resolve(),
+    unsubscribe: () => Promise.resolve(),
+    userOnline: () => undefined,
+    userOffline: () => undefined,
+    isConnectedElsewhere: () => Promise.resolve(false),
+    close: () => Promise.resolve(),
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * Two server processes (two `buildApp` instances on separate ports) sharing one Redis and one database:
+ * a message published on one reaches a client connected to the other, and each sees the other's users.
+ * Each run uses its own key prefix and deletes its keys afterwards. Without Redis the tests are skipped
+ * with a printed reason — except under CI=true, where they must run.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app.js';
+import { IDS } from '../../seed/demo-data.js';
+import { createTestApp, testConfig, type TestApp } from '../../test/app.js';
+import { testDialects } from '../../test/databases.js';
+import { openAuthenticated, type TestSocket } from './test-client.js';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+async function redisReachable(): Promise<boolean> {
+  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  probe.on('error', () => undefined);
+  try {
+    await probe.connect();
+    await probe.ping();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    probe.disconnect();
+  }
+}
+
+const reachable = await redisReachable();
+if (!reachable) {
+  const message = `Redis not reachable at ${REDIS_URL}: two-process real-time tests skipped`;
+  if (process.env.CI === 'true') throw new Error(`${message} — but CI=true requires them`);
+  console.warn(message);
+}
+const dialects = reachable ? await testDialects() : [];
+
+describe.skipIf(!reachable).each(dialects)('two server processes on one Redis (%s)', (dialect) => {
+  const prefix = `inbound-test-${randomBytes(6).toString('hex')}:`;
+  let first: TestApp;
+  let second: FastifyInstance;
+  let urls: [string, string];
+  const sockets: TestSocket[] = [];
+
+  const wsUrl = (app: FastifyInstance) => `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/realtime`;
+
+  beforeAll(async () => {
+    const env = { REDIS_URL, REDIS_KEY_PREFIX: prefix };
+    first = await createTestApp({ dialect, env });
+    // The second process: the same database, its own app, port and Redis connections.
+    second = await buildApp(testConfig(env), { database: first.database, clock: first.clock });
+    await first.app.listen({ port: 0, host: '127.0.0.1' });
+    await second.listen({ port: 0, host: '127.0.0.1' });
+    urls = [wsUrl(first.app), wsUrl(second)];
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.close();
+    await second?.close();
+    await first?.close();
+    const redis = new Redis(REDIS_URL);
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    await redis.quit();
+  });
+
+  it('reports the Redis broker on /health', async () => {
+    expect((await first.get('/health')).json()).toMatchObject({ broker: 'redis' });
+  });
+
+  it('delivers a message published on one process to a client of the other, in order', async () => {
+    const token = await first.signIn('ed1');
+    const channel = `hospital:${IDS.hospitals.riversideRegional}`;
+    const onSecond = await openAuthenticated(urls[1], token);
+    sockets.push(onSecond);
+    onSecond.send({ type: 'subscribe', channel });
+    const { seq } = await onSecond.next('subscribed');
+    for (let i = 0; i < 5; i++) await first.app.realtime.publish(channel, { type: 'test', data: i });
+    const got = [];
+    for (let i = 0; i < 5; i++) got.push(await onSecond.next('message'));
+    expect(got.map((m) => m.seq)).toEqual([seq + 1, seq + 2, seq + 3, seq + 4, seq + 5]);
+    expect(got.map((m) => m.event.data)).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('keeps order and loses nothing when both processes publish to one channel at once', async () => {
+    const token = await first.signIn('medic1');
+    const channel = `user:${IDS.users.medic1}`;
+    const clients = await Promise.all(urls.map((url) => openAuthenticated(url, token)));
+    sockets.push(...clients);
+    const starts: number[] = [];
+    for (const client of clients) {
+      client.send({ type: 'subscribe', channel });
+      starts.push((await client.next('subscribed')).seq);
+    }
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        (i % 2 ? first.app : second).realtime.publish(channel, { type: 'test', data: i }),
+      ),
+    );
+    for (const [index, client] of clients.entries()) {
+      const seqs = [];
+      for (let i = 0; i < 30; i++) seqs.push((await client.next('message')).seq);
+      expect(seqs).toEqual(Array.from({ length: 30 }, (_, i) => starts[index]! + i + 1));
+    }
+  });
+
+  it('knows across processes whether a user has a socket open', async () => {
+    const token = await first.signIn('medic3');
+    expect(await first.app.realtime.isUserConnected(IDS.users.medic3)).toBe(false);
+    const client = await openAuthenticated(urls[1], token);
+    await expect.poll(() => first.app.realtime.isUserConnected(IDS.users.medic3)).toBe(true);
+    client.close();
+    await client.closed;
+    await expect.poll(() => first.app.realtime.isUserConnected(IDS.users.medic3)).toBe(false);
+  });
+});
