@@ -126,14 +126,36 @@ async function startWorker(role: '--server' | '--clients', env: Record<string, s
 }
 
 // ---- server role ---------------------------------------------------------------------------------
+interface BenchDatabase {
+  db: unknown;
+  close(): Promise<void>;
+}
+interface BenchApp {
+  listen(options: { port: number; host: string }): Promise<string>;
+  server: { address(): unknown };
+  close(): Promise<void>;
+  realtime: { publish(channel: string, event: { type: string; data: unknown }): Promise<{ seq: number }> };
+}
+
+/**
+ * The server's modules, loaded by path at run time with the few types used here: `tsc -p bench` then
+ * checks the bench alone, not the whole server under the bench's settings.
+ */
+const serverModule = async <T>(file: string): Promise<T> =>
+  (await import(pathToFileURL(path.join(import.meta.dirname, '../apps/server/src', file)).href)) as T;
+
 async function serverRole(): Promise<void> {
-  const { buildApp } = await import('../apps/server/src/app');
-  const { systemClock } = await import('../apps/server/src/clock');
-  const { loadConfig } = await import('../apps/server/src/config');
-  const { createDatabase } = await import('../apps/server/src/db/database');
-  const { migrateToLatest } = await import('../apps/server/src/db/migrate');
-  const { hashPassword } = await import('../apps/server/src/modules/auth/passwords');
-  const { seedDemoData } = await import('../apps/server/src/seed/seed');
+  const { buildApp } = await serverModule<{
+    buildApp(config: unknown, options: { database: BenchDatabase }): Promise<BenchApp>;
+  }>('app.ts');
+  const { systemClock } = await serverModule<{ systemClock: unknown }>('clock.ts');
+  const { loadConfig } = await serverModule<{ loadConfig(): unknown }>('config.ts');
+  const { createDatabase } = await serverModule<{ createDatabase(config: unknown): BenchDatabase }>('db/database.ts');
+  const { migrateToLatest } = await serverModule<{ migrateToLatest(db: unknown): Promise<unknown> }>('db/migrate.ts');
+  const { hashPassword } = await serverModule<{ hashPassword: unknown }>('modules/auth/passwords.ts');
+  const { seedDemoData } = await serverModule<{
+    seedDemoData(db: unknown, deps: { clock: unknown; hashPassword: unknown }): Promise<unknown>;
+  }>('seed/seed.ts');
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
 
@@ -146,7 +168,7 @@ async function serverRole(): Promise<void> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
 
-  let stopPublishing = () => undefined as void;
+  let stopPublishing: () => void = () => undefined;
   const shutdown = async () => {
     stopPublishing();
     await app.close();
@@ -415,9 +437,7 @@ async function fanoutSpecs(base: string, wsUrls: string[]) {
   const specs: SocketSpec[] = [];
   cases.forEach((id, i) => specs.push({ url: wsUrls[i % wsUrls.length]!, token: medic, channel: `case:${id}` }));
   for (let c = 0; c < CONSOLES_PER_HOSPITAL; c++) {
-    hospitals.forEach((channel, h) =>
-      specs.push({ url: wsUrls[(h + c) % wsUrls.length]!, token: admin, channel }),
-    );
+    hospitals.forEach((channel, h) => specs.push({ url: wsUrls[(h + c) % wsUrls.length]!, token: admin, channel }));
   }
   // A case event is a publish on its case and one on its hospital.
   const channels = cases.flatMap((id, i) => [`case:${id}`, hospitals[i % HOSPITALS]!]);

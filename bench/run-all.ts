@@ -9,6 +9,7 @@ import path from 'node:path';
 import { printApiLoad, runApiLoad } from './api-load';
 import { measureBundle, printBundleReport } from './bundle-size';
 import { printCaseWrites, runCaseWrites } from './case-writes';
+import { printRealtimeFanout, runRealtimeFanout } from './realtime-fanout';
 import { ensureAppsBuilt } from './lib/browser';
 import { printOfflineStart, runOfflineStart } from './offline-start';
 import { printTapToSaved, runTapToSaved } from './tap-to-saved';
@@ -69,6 +70,15 @@ try {
   results.offlineStart = offlineStart;
 } catch (error) {
   console.error(`offline-start: ${(error as Error).message}`);
+  process.exitCode = 1;
+}
+
+try {
+  const realtime = await runRealtimeFanout();
+  printRealtimeFanout(realtime);
+  results.realtime = realtime;
+} catch (error) {
+  console.error(`realtime-fanout: ${(error as Error).message}`);
   process.exitCode = 1;
 }
 

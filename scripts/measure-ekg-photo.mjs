@@ -20,7 +20,7 @@ const x0 = Math.round((W - PAPER_MM.w * pxPerMm) / 2);
 const y0 = Math.round((H - PAPER_MM.h * pxPerMm) / 2);
 
 let seed = 42;
-const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
 
 /** Millivolts of a beat at `t` seconds after its start (P, QRS, T as Gaussians). */
 function beat(t) {
@@ -87,7 +87,7 @@ try {
   writeFileSync(source, Buffer.concat([header, render(10)]));
   writeFileSync(clean, Buffer.concat([header, render(0)]));
   const ffmpeg = (args) => execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args]);
-  console.log('long side  px/mm  quality      bytes   SSIM');
+  console.info('long side  px/mm  quality      bytes   SSIM');
   for (const longSide of [1280, 1600, 2048, 2560]) {
     const scaled = path.join(dir, `scaled-${longSide}.ppm`);
     const reference = path.join(dir, `clean-${longSide}.ppm`);
@@ -96,15 +96,15 @@ try {
     for (const quality of [60, 70, 80, 90]) {
       const jpeg = path.join(dir, `${longSide}-${quality}.jpg`);
       execFileSync('cjpeg', ['-quality', String(quality), '-outfile', jpeg, scaled]);
-      const report = execFileSync(
-        'sh',
-        ['-c', `ffmpeg -hide_banner -i ${jpeg} -i ${reference} -lavfi ssim -f null - 2>&1 | grep -o 'All:[0-9.]*'`],
-      )
+      const report = execFileSync('sh', [
+        '-c',
+        `ffmpeg -hide_banner -i ${jpeg} -i ${reference} -lavfi ssim -f null - 2>&1 | grep -o 'All:[0-9.]*'`,
+      ])
         .toString()
         .trim();
       const bytes = statSync(jpeg).size;
       const mm = ((longSide * FILL) / PAPER_MM.w).toFixed(1);
-      console.log(
+      console.info(
         `${String(longSide).padStart(9)}  ${mm.padStart(5)}  ${String(quality / 100).padStart(7)}  ${String(bytes).padStart(9)}   ${report.replace('All:', '')}`,
       );
     }

@@ -21,7 +21,7 @@ test('the EMS Level dialog asks once, before the protocol assistant @tablet', as
   await expect(save).toBeDisabled();
   await dialog.getByRole('radio', { name: 'Paramedic', exact: true }).check();
   await expect(save).toBeEnabled();
-  await snap(page, testInfo, '40-ems-level');
+  await snap(page, testInfo, '40-ems-level', { fullPage: false });
   await save.click();
 
   await expect(page).toHaveURL(atPath('/protocol'));

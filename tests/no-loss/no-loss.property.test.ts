@@ -6,8 +6,9 @@
  * still in the outbox (no-loss-check.ts); at the end, back online, the outbox drains and the server holds
  * every change once, in the order made, and each case reads back as the crew entered it.
  *
- * NO_LOSS_RUNS sets the number of schedules (default 200, as CI runs it). A failure prints fast-check's
- * seed and path: `fc.assert(..., { seed, path })` replays it.
+ * NO_LOSS_RUNS sets the number of schedules (default 200, as CI runs it). The seed is printed first;
+ * NO_LOSS_SEED=<seed> replays a run. A failure also prints the shrunk schedule and fast-check's path; a
+ * schedule that hangs (30 s) is a failure too.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import fc from 'fast-check';
@@ -21,6 +22,8 @@ import { loadServerHarness } from './load-server-harness';
 import type { ServerHarness, ServerTemplate, ServerUnderTest } from './server/server-types';
 
 const RUNS = Number(process.env.NO_LOSS_RUNS ?? 200);
+/** Printed before the first schedule, so even a run cut short by a timeout can be replayed. */
+const SEED = process.env.NO_LOSS_SEED ? Number(process.env.NO_LOSS_SEED) : Math.floor(Math.random() * 2 ** 31);
 /** Flushes allowed at the end to drain everything once the link and the server are back. */
 const DRAIN_ROUNDS = 3;
 
@@ -73,6 +76,24 @@ async function perform(world: World, step: Step): Promise<void> {
       const caseId = step.stale || crewCase.realId === null ? crewCase.placeholderId : crewCase.realId;
       const now = device.time.clock.now();
       return enqueueAll(world, crewCase, planChanges(crewCase, caseId, step.kind, step.pick, step.pick2, now));
+    }
+    case 'quickTaps': {
+      const open = world.cases.filter((c) => !c.closed);
+      if (open.length === 0) return startCase(world, step.caseIndex);
+      const crewCase = open[step.caseIndex % open.length]!;
+      const caseId = crewCase.realId ?? crewCase.placeholderId;
+      const planned: PlannedChange[] = [];
+      for (const tap of step.taps) {
+        // A tap after the case was closed (by an earlier tap of the burst) is not possible in the app.
+        if (crewCase.closed) break;
+        planned.push(...planChanges(crewCase, caseId, tap.kind, tap.pick, tap.pick2, device.time.clock.now()));
+      }
+      // Enqueued at once, not one after the other: the outbox must keep them in the order of the taps.
+      const infos = await Promise.all(planned.map((change) => device.outbox.enqueue(change.input)));
+      infos.forEach((info, i) =>
+        crewCase.changes.push({ key: info.key, label: planned[i]!.label, expect: planned[i]!.expect }),
+      );
+      return;
     }
     case 'goOffline':
       network.online = false;
@@ -210,9 +231,10 @@ async function runSchedule(steps: Step[]): Promise<void> {
 
 test(`no change is lost or written twice, over ${RUNS} random schedules`, async () => {
   const started = performance.now();
+  console.info(`no-loss: seed ${SEED} (replay: NO_LOSS_SEED=${SEED} npx vitest run --project no-loss)`);
   await fc.assert(
     fc.asyncProperty(scheduleArbitrary, (steps) => runSchedule(steps)),
-    { numRuns: RUNS },
+    { numRuns: RUNS, seed: SEED, timeout: 30_000 },
   );
   console.info(
     `no-loss: ${RUNS} schedules, ${totals.steps} steps, ${totals.changes} changes, ${totals.delivered} requests delivered ` +

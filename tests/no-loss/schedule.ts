@@ -10,6 +10,8 @@ import type { KillPoint } from './network';
 export type Step =
   | { do: 'startCase'; truck: number }
   | { do: 'change'; kind: ChangeKind; caseIndex: number; pick: number; pick2: number; stale: boolean }
+  /** Quick taps: several changes whose enqueues run at the same time (each tap's handler awaits its own). */
+  | { do: 'quickTaps'; caseIndex: number; taps: { kind: ChangeKind; pick: number; pick2: number }[] }
   | { do: 'goOffline' }
   | { do: 'goOnline' }
   | { do: 'flush' }
@@ -45,6 +47,14 @@ export const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
       stale: fc.boolean(),
     }),
     weight: 14,
+  },
+  {
+    arbitrary: fc.record({
+      do: fc.constant('quickTaps' as const),
+      caseIndex: fc.nat({ max: 3 }),
+      taps: fc.array(fc.record({ kind: changeKind, pick, pick2: pick }), { minLength: 2, maxLength: 4 }),
+    }),
+    weight: 3,
   },
   { arbitrary: fc.constant({ do: 'goOffline' as const }), weight: 2 },
   { arbitrary: fc.constant({ do: 'goOnline' as const }), weight: 2 },

@@ -10,6 +10,8 @@
  * - `sync` for a tag `inbound-case-{id}`: tells every open page to flush its outbox. The outbox is the
  *   mechanism (it also flushes on start, online, visibility and a timer); this is a bonus where Background
  *   Sync exists (Chromium). The page does the sending: it has the token and the queue.
+ * - `push`: shows the server's notification (title, body; one per case or transfer); `notificationclick`
+ *   focuses the app's window on the payload's screen (`url`, an app path only) or opens one.
  */
 /* global self, caches, clients */
 (() => {
@@ -74,5 +76,58 @@
   self.addEventListener('sync', (event) => {
     if (typeof event.tag !== 'string' || !event.tag.startsWith(CASE_SYNC_PREFIX)) return;
     event.waitUntil(askPagesToFlush(event.tag));
+  });
+
+  // ---- Web Push (spec §4 topics user-{id}, ems-{caseId}; the server's PushPayload) ------------------
+
+  /** Only the app's own paths: a payload must not send the crew elsewhere. */
+  function appUrl(url) {
+    return typeof url === 'string' && url.startsWith('/') && !url.startsWith('//') ? url : '/';
+  }
+
+  function readPayload(event) {
+    try {
+      const payload = event.data ? event.data.json() : null;
+      if (payload && typeof payload.title === 'string') return payload;
+    } catch {
+      // Not JSON: shown with the generic title below.
+    }
+    return { title: 'Inbound', body: event.data ? event.data.text() : '', url: '/', caseId: null, transferId: null };
+  }
+
+  self.addEventListener('push', (event) => {
+    const payload = readPayload(event);
+    // One notification per case or transfer: a newer one replaces the older (renotify still alerts).
+    const tag = payload.transferId
+      ? 'transfer-' + payload.transferId
+      : payload.caseId
+        ? 'case-' + payload.caseId
+        : 'inbound';
+    event.waitUntil(
+      self.registration.showNotification(payload.title, {
+        body: typeof payload.body === 'string' ? payload.body : '',
+        tag,
+        renotify: true,
+        icon: '/icons/icon-192.png',
+        badge: '/icons/icon-192.png',
+        data: { url: appUrl(payload.url) },
+      }),
+    );
+  });
+
+  /** Tapped: focus an open window of the app on that screen, or open one. */
+  self.addEventListener('notificationclick', (event) => {
+    event.notification.close();
+    const path = appUrl(event.notification.data && event.notification.data.url);
+    const target = new URL(path, self.location.origin).href;
+    event.waitUntil(
+      clients.matchAll({ type: 'window', includeUncontrolled: true }).then((pages) => {
+        const page = pages.find((candidate) => new URL(candidate.url).origin === self.location.origin);
+        if (!page) return clients.openWindow(target);
+        const shown =
+          page.url === target || typeof page.navigate !== 'function' ? Promise.resolve(page) : page.navigate(target);
+        return shown.then((navigated) => (navigated || page).focus());
+      }),
+    );
   });
 })();

@@ -150,11 +150,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // registers its subscription check on `channelAuthorizers` (e.g. 'transfer').
   const channelAuthorizers = createChannelAuthorizers();
   const realtime = createRealtimeGateway({
-    repo: createRealtimeRepository(
-      db,
-      database.dialect,
-      database.dialect === 'sqlite' ? createGroupCommit(db) : undefined,
-    ),
+    repo: createRealtimeRepository(db, () => clock.now().toISOString()),
     clock,
     authenticate: (authorization) => auth.authenticate(authorization),
     authorizers: channelAuthorizers,
@@ -255,7 +251,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   const userNames = createUsersRepository(db);
   const chat = createChatService({
-    repo: createChatRepository(db),
+    repo: createChatRepository(db, caseTransactions),
     participants,
     clock,
     publisher: realtime.publisher,

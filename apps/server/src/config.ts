@@ -103,57 +103,74 @@ const iceServers = z.string().transform((text, ctx) => {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-const EnvSchema = z.object({
-  PORT: positiveInt('PORT')
-    .refine((n) => n < 65_536, 'PORT must be at most 65535')
-    .default(8080),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  // Behind a load balancer the client address is in X-Forwarded-For; without this every request
-  // would seem to come from the balancer and share one sign-in limit.
-  TRUST_PROXY: z
-    .string()
-    .transform((v): boolean | number | string =>
-      v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v,
-    )
-    .default(false),
-  DATA_DIR: z.string().min(1).default('./data'),
-  DATABASE_URL: url('DATABASE_URL', ['postgres:', 'postgresql:']).optional(),
-  REDIS_URL: url('REDIS_URL', ['redis:', 'rediss:']).optional(),
-  // Several deployments (or test runs) may share one Redis: every key and pub/sub channel starts with this.
-  REDIS_KEY_PREFIX: z.string().min(1).max(100).default('inbound:'),
-  REALTIME_ALLOWED_ORIGINS: origins('REALTIME_ALLOWED_ORIGINS').default([]),
-  REALTIME_HEARTBEAT: duration('REALTIME_HEARTBEAT').default(10_000),
-  REALTIME_MAX_FRAME_BYTES: positiveInt('REALTIME_MAX_FRAME_BYTES').default(16_384),
-  REALTIME_MAX_MESSAGES_PER_SECOND: positiveInt('REALTIME_MAX_MESSAGES_PER_SECOND').default(20),
-  REALTIME_RETENTION: duration('REALTIME_RETENTION').default(24 * 3_600_000),
-  JWT_SECRET: z
-    .string()
-    .min(32, 'JWT_SECRET must be at least 32 characters (leave it unset to generate one)')
-    .optional(),
-  TOKEN_TTL: duration('TOKEN_TTL').default(12 * 3_600_000),
-  AUTH_CACHE_TTL: duration('AUTH_CACHE_TTL').default(2_000),
-  PUBLIC_URL: url('PUBLIC_URL', ['http:', 'https:']).optional(),
-  ICE_SERVERS: iceServers.default([{ urls: 'stun:stun.l.google.com:19302' }]),
-  LLM_BASE_URL: url('LLM_BASE_URL', ['http:', 'https:']).optional(),
-  LLM_MODEL: z.string().min(1).optional(),
-  LLM_API_KEY: z.string().min(1).optional(),
-  BRAND_NAME: z.string().min(1).max(60).default(BRAND_NAME_DEFAULT),
-  SEED_DEMO: booleanFlag('SEED_DEMO').default(false),
-  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
-  CREW_DIST: z.string().min(1).default(path.join(repoRoot, 'apps/crew/dist')),
-  HOSPITAL_DIST: z.string().min(1).default(path.join(repoRoot, 'apps/hospital/dist')),
-  // Sign-in limits: per address (network-level guessing) and per account (targeted guessing).
-  SIGNIN_LIMIT_PER_ADDRESS: positiveInt('SIGNIN_LIMIT_PER_ADDRESS').default(30),
-  SIGNIN_WINDOW_PER_ADDRESS: duration('SIGNIN_WINDOW_PER_ADDRESS').default(60_000),
-  SIGNIN_LIMIT_PER_ACCOUNT: positiveInt('SIGNIN_LIMIT_PER_ACCOUNT').default(10),
-  SIGNIN_WINDOW_PER_ACCOUNT: duration('SIGNIN_WINDOW_PER_ACCOUNT').default(15 * 60_000),
-  // Media: where files go (default DATA_DIR/media), how many conversions run at once (one per core),
-  // and which ffmpeg/ffprobe binaries convert them.
-  MEDIA_DIR: z.string().min(1).optional(),
-  MEDIA_CONVERT_JOBS: positiveInt('MEDIA_CONVERT_JOBS').optional(),
-  FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
-  FFPROBE_PATH: z.string().min(1).default('ffprobe'),
-});
+const EnvSchema = z
+  .object({
+    PORT: positiveInt('PORT')
+      .refine((n) => n < 65_536, 'PORT must be at most 65535')
+      .default(8080),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    // Behind a load balancer the client address is in X-Forwarded-For; without this every request
+    // would seem to come from the balancer and share one sign-in limit.
+    TRUST_PROXY: z
+      .string()
+      .transform((v): boolean | number | string =>
+        v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v,
+      )
+      .default(false),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: url('DATABASE_URL', ['postgres:', 'postgresql:']).optional(),
+    REDIS_URL: url('REDIS_URL', ['redis:', 'rediss:']).optional(),
+    // Several deployments (or test runs) may share one Redis: every key and pub/sub channel starts with this.
+    REDIS_KEY_PREFIX: z.string().min(1).max(100).default('inbound:'),
+    REALTIME_ALLOWED_ORIGINS: origins('REALTIME_ALLOWED_ORIGINS').default([]),
+    REALTIME_HEARTBEAT: duration('REALTIME_HEARTBEAT').default(10_000),
+    REALTIME_MAX_FRAME_BYTES: positiveInt('REALTIME_MAX_FRAME_BYTES').default(16_384),
+    REALTIME_MAX_MESSAGES_PER_SECOND: positiveInt('REALTIME_MAX_MESSAGES_PER_SECOND').default(20),
+    REALTIME_RETENTION: duration('REALTIME_RETENTION').default(24 * 3_600_000),
+    JWT_SECRET: z
+      .string()
+      .min(32, 'JWT_SECRET must be at least 32 characters (leave it unset to generate one)')
+      .optional(),
+    TOKEN_TTL: duration('TOKEN_TTL').default(12 * 3_600_000),
+    AUTH_CACHE_TTL: duration('AUTH_CACHE_TTL').default(2_000),
+    PUBLIC_URL: url('PUBLIC_URL', ['http:', 'https:']).optional(),
+    ICE_SERVERS: iceServers.default([{ urls: 'stun:stun.l.google.com:19302' }]),
+    LLM_BASE_URL: url('LLM_BASE_URL', ['http:', 'https:']).optional(),
+    LLM_MODEL: z.string().min(1).optional(),
+    LLM_API_KEY: z.string().min(1).optional(),
+    BRAND_NAME: z.string().min(1).max(60).default(BRAND_NAME_DEFAULT),
+    SEED_DEMO: booleanFlag('SEED_DEMO').default(false),
+    LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+    CREW_DIST: z.string().min(1).default(path.join(repoRoot, 'apps/crew/dist')),
+    HOSPITAL_DIST: z.string().min(1).default(path.join(repoRoot, 'apps/hospital/dist')),
+    // Sign-in limits: per address (network-level guessing) and per account (targeted guessing).
+    SIGNIN_LIMIT_PER_ADDRESS: positiveInt('SIGNIN_LIMIT_PER_ADDRESS').default(30),
+    SIGNIN_WINDOW_PER_ADDRESS: duration('SIGNIN_WINDOW_PER_ADDRESS').default(60_000),
+    SIGNIN_LIMIT_PER_ACCOUNT: positiveInt('SIGNIN_LIMIT_PER_ACCOUNT').default(10),
+    SIGNIN_WINDOW_PER_ACCOUNT: duration('SIGNIN_WINDOW_PER_ACCOUNT').default(15 * 60_000),
+    // Media: where files go (default DATA_DIR/media), how many conversions run at once (one per core),
+    // and which ffmpeg/ffprobe binaries convert them.
+    MEDIA_DIR: z.string().min(1).optional(),
+    MEDIA_CONVERT_JOBS: positiveInt('MEDIA_CONVERT_JOBS').optional(),
+    FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
+    FFPROBE_PATH: z.string().min(1).default('ffprobe'),
+    // An S3-compatible bucket for media instead of MEDIA_DIR (which then keeps only scratch space).
+    S3_BUCKET: z.string().min(1).optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    S3_ENDPOINT: url('S3_ENDPOINT', ['http:', 'https:']).optional(),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    S3_FORCE_PATH_STYLE: booleanFlag('S3_FORCE_PATH_STYLE').optional(),
+  })
+  .superRefine((e, ctx) => {
+    if (e.S3_BUCKET && (!e.S3_ACCESS_KEY_ID || !e.S3_SECRET_ACCESS_KEY)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['S3_BUCKET'],
+        message: 'S3_BUCKET needs S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY',
+      });
+    }
+  });
 
 export interface Config {
   port: number;
@@ -190,7 +207,21 @@ export interface Config {
     perAddress: { max: number; windowMs: number };
     perAccount: { max: number; windowMs: number };
   };
-  media: { dir: string; convertJobs: number; ffmpeg: string; ffprobe: string };
+  media: {
+    dir: string;
+    convertJobs: number;
+    ffmpeg: string;
+    ffprobe: string;
+    /** Null: files under `dir`. */
+    s3: {
+      bucket: string;
+      region: string;
+      endpoint: string | null;
+      accessKeyId: string;
+      secretAccessKey: string;
+      forcePathStyle: boolean;
+    } | null;
+  };
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
@@ -248,6 +279,18 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
         convertJobs: e.MEDIA_CONVERT_JOBS ?? availableParallelism(),
         ffmpeg: e.FFMPEG_PATH,
         ffprobe: e.FFPROBE_PATH,
+        s3:
+          e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+            ? {
+                bucket: e.S3_BUCKET,
+                region: e.S3_REGION,
+                endpoint: e.S3_ENDPOINT ?? null,
+                accessKeyId: e.S3_ACCESS_KEY_ID,
+                secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+                // S3-compatible servers mostly serve path-style; AWS itself prefers virtual hosts.
+                forcePathStyle: e.S3_FORCE_PATH_STYLE ?? e.S3_ENDPOINT !== undefined,
+              }
+            : null,
       },
     },
   };

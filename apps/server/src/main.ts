@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { buildApp } from './app.js';
 import { systemClock } from './clock.js';
 import { ConfigError, loadConfig } from './config.js';
-import { createDatabase } from './db/database.js';
+import { createDatabase, redactUrl } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { hashPassword } from './modules/auth/passwords.js';
 import { demoSignIns, seedDemoData } from './seed/seed.js';
@@ -47,9 +47,9 @@ async function main(): Promise<void> {
   const lines = [
     `${config.brandName} server listening on ${address} — open ${url}`,
     `  database   ${database.dialect} (${database.location})${applied.length ? `, migrations applied: ${applied.join(', ')}` : ''}`,
-    `  broker     ${config.redisUrl ? 'redis (REDIS_URL set; not used until real-time arrives)' : 'in-process'}`,
+    `  broker     ${config.redisUrl ? `redis (${redactUrl(config.redisUrl)}, keys ${config.redisKeyPrefix}*)` : 'in-process'}; real time at /realtime`,
     `  storage    ${config.dataDir}`,
-    `  media      files in ${config.media.dir}; ${ffmpegLine(config.media.ffmpeg, config.media.convertJobs)}`,
+    `  media      ${config.media.s3 ? `bucket ${config.media.s3.bucket}` : `files in ${config.media.dir}`}; ${ffmpegLine(config.media.ffmpeg, config.media.convertJobs)}`,
     `  crew app   ${existsSync(config.crewDist) ? `${url}/` : `not built (${config.crewDist})`}`,
     `  hospital   ${existsSync(config.hospitalDist) ? `${url}/hospital/` : `not built (${config.hospitalDist})`}`,
     `  API docs   ${url}/api/docs`,

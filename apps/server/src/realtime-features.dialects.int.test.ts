@@ -112,7 +112,10 @@ describe.each(dialects)('real-time features on %s', (dialect) => {
   });
 
   it('push: subscribe and unsubscribe', async () => {
-    const registrationToken = { endpoint: 'http://127.0.0.1:9/push', keys: { p256dh: 'BPk', auth: 'AAA' } };
+    const registrationToken = {
+      endpoint: 'http://127.0.0.1:9/push',
+      keys: { p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) },
+    };
     const topic = `user-${IDS.users.medic1}`;
     for (let i = 0; i < 2; i += 1) {
       const res = await send(t, 'POST', routes.pushSubscribe.path, medic1, {

@@ -52,7 +52,7 @@ export const MEDIA_TUS_PATH = '/media/uploads';
  * pixels and JPEG quality (0–1, as `canvas.toBlob` takes it). Keeps the finest ECG grid readable
  * and the file ≤ `PHOTO_TARGET_BYTES`.
  */
-export const PHOTO_LONG_SIDE_PX = 2048;
+export const PHOTO_LONG_SIDE_PX = 1440;
 export const PHOTO_JPEG_QUALITY = 0.8;
 export const PHOTO_TARGET_BYTES = 400 * 1_024;
 

@@ -130,7 +130,12 @@ export const SetHospitalStatusResponse = HospitalStatus;
 export const PushSubscriptionJson = z.object({
   endpoint: z.url().max(2048),
   expirationTime: z.number().nullable().optional(),
-  keys: z.object({ p256dh: z.string().min(1).max(256), auth: z.string().min(1).max(64) }),
+  keys: z.object({
+    /** The browser's P-256 public key: 65 bytes, base64url. */
+    p256dh: z.string().regex(/^[A-Za-z0-9_-]{87}=?$/, 'keys.p256dh must be a P-256 public key (base64url)'),
+    /** The 16-byte auth secret, base64url. */
+    auth: z.string().regex(/^[A-Za-z0-9_-]{22}(==)?$/, 'keys.auth must be 16 bytes (base64url)'),
+  }),
 });
 export type PushSubscriptionJson = z.infer<typeof PushSubscriptionJson>;
 

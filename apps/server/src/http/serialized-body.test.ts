@@ -45,3 +45,38 @@ describe('serialized body cache', () => {
     expect(again.etag).toBe(a.etag);
   });
 });
+
+describe('serialized body cache with frozen answers', () => {
+  it('finds a frozen answer by identity, without reading it again', () => {
+    const cache = createBodyCache(Item);
+    const answer = Object.freeze({ id: 'a', count: 1 });
+    const first = cache.serialize(answer);
+    // A getter on a frozen copy would run if the cache stringified it; the identity hit never does.
+    let reads = 0;
+    const watched = Object.freeze(
+      Object.defineProperty({ count: 1 }, 'id', {
+        enumerable: true,
+        get: () => {
+          reads += 1;
+          return 'a';
+        },
+      }),
+    );
+    const second = cache.serialize(watched);
+    expect(second).toBe(first); // same content: same body
+    const readsAfterFirstSight = reads;
+    expect(cache.serialize(watched)).toBe(first);
+    expect(reads).toBe(readsAfterFirstSight);
+    expect(cache.serialize(answer)).toBe(first);
+  });
+
+  it('does not trust the identity of an answer that can still change', () => {
+    const cache = createBodyCache(Item);
+    const answer = { id: 'a', count: 1 };
+    const first = cache.serialize(answer);
+    answer.count = 2;
+    const second = cache.serialize(answer);
+    expect(second).not.toBe(first);
+    expect(JSON.parse(second.json)).toEqual({ id: 'a', count: 2 });
+  });
+});

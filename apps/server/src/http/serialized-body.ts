@@ -8,6 +8,9 @@
  * and serialized once, then reused. Output validation is deterministic, so the same input always gives
  * the same checked body. Each body carries a strong ETag; a client sending it back in If-None-Match
  * gets 304 without a body.
+ *
+ * A frozen answer (a service's deep-frozen, shared object) is also found by identity, which spares even
+ * the stringify that makes the key: being frozen, it cannot have changed since it was serialized.
  */
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
@@ -38,16 +41,26 @@ export interface BodyCache {
 /** Keeps the last `maxEntries` distinct answers of one route (the oldest go first). */
 export function createBodyCache(schema: z.ZodType, maxEntries = 256): BodyCache {
   const bodies = new Map<string, SerializedBody>();
+  const frozenAnswers = new WeakMap<object, SerializedBody>();
   return {
     serialize(answer) {
+      const shared = typeof answer === 'object' && answer !== null && Object.isFrozen(answer);
+      if (shared) {
+        const known = frozenAnswers.get(answer);
+        if (known) return known;
+      }
       const key = JSON.stringify(answer);
       const cached = bodies.get(key);
-      if (cached) return cached;
+      if (cached) {
+        if (shared) frozenAnswers.set(answer, cached);
+        return cached;
+      }
       // A schema violation throws here, as the route's serializer would: a 500, never an unchecked body.
       const json = JSON.stringify(schema.parse(answer));
       const body = new SerializedBody(json, `"${createHash('sha256').update(json).digest('base64url').slice(0, 32)}"`);
       if (bodies.size >= maxEntries) bodies.delete(bodies.keys().next().value!);
       bodies.set(key, body);
+      if (shared) frozenAnswers.set(answer, body);
       return body;
     },
   };

@@ -6,6 +6,7 @@ import { countUnread } from '../chat/chatModel';
 import { markRead, useChatMessages } from '../chat/chatQueries';
 import { markSeen, useLastSeen } from '../chat/lastSeen';
 import { loadOutgoingChat } from '../chat/outgoing';
+import { useCasePushTopic } from '../push/pushSubscription';
 import { CaseTransferButton } from '../transfer/CaseTransferButton';
 import { TransferModals } from '../transfer/TransferModals';
 
@@ -26,6 +27,8 @@ export function CaseTabs({ complaints }: { complaints: ReactNode }) {
   const lastSeen = useLastSeen(caseId);
   const chatOpen = tab === 'CHAT';
   const unread = chatOpen || !user ? 0 : countUnread(chat, user.id, lastSeen);
+
+  useCasePushTopic(caseId);
 
   useEffect(() => {
     void loadOutgoingChat();

@@ -17,7 +17,6 @@ export function HospitalBar({
   destination: Hospital | null;
   onOpenPicker: () => void;
 }) {
-  const statuses = useHospitalStatuses(hospitals);
   if (hospitals.length === 0) return null;
   return (
     <div className="hospital-bar">
@@ -29,8 +28,7 @@ export function HospitalBar({
       <button type="button" className="hospital-bar__button" aria-haspopup="dialog" onClick={onOpenPicker}>
         {destination ? (
           <>
-            <span className="hospital-bar__label">Hospital</span> <span>{destination.name}</span>{' '}
-            <StatusBadges statuses={statuses.get(destination.id) ?? destination.activeStatuses} />
+            <span className="hospital-bar__label">Hospital</span> <span>{destination.name}</span>
           </>
         ) : (
           'Select Hospital'

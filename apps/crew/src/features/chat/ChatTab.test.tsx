@@ -198,7 +198,7 @@ describe('CHAT tab', () => {
     const { user } = await openChat();
     expect(screen.queryByRole('button', { name: 'Record a voice memo' })).not.toBeInTheDocument();
     const open = vi.fn();
-    let unregister = () => undefined as void;
+    let unregister: () => void = () => undefined;
     act(() => {
       unregister = registerVoiceMemoRecorder(open);
     });

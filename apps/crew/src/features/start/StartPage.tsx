@@ -13,6 +13,7 @@ import { startCase } from '../case/startCase';
 import { prefetchComplaintSet } from '../complaints/queries';
 import { MessageCenterButton } from '../messages/MessageCenterButton';
 import { HospitalStatusList } from '../hospitalStatus/HospitalStatusList';
+import { useUserPushTopic } from '../push/pushSubscription';
 import { formatDisplayTime, shiftEndInstant } from '../shift/shiftTime';
 import { EmsLevelDialog } from '../protocol/EmsLevelDialog';
 import { needsEmsLevel } from '../protocol/emsLevel';
@@ -31,6 +32,7 @@ export function StartPage() {
   const feedbackPending = useSession((state) => state.caseFeedbackPending);
   // Asked once each time Start opens (spec §2); closing it after a failure keeps it for next time.
   const [feedbackDismissed, setFeedbackDismissed] = useState(false);
+  useUserPushTopic();
   const [askingEmsLevel, setAskingEmsLevel] = useState(false);
   const levelNeeded = useSession((state) =>
     needsEmsLevel({ team: state.selectedTeam, userId: state.user?.id ?? null, stored: state.emtLevel }),

@@ -33,12 +33,7 @@ export function ReceiveCaseModal() {
       actions={
         <>
           {!transfer && (
-            <button
-              type="submit"
-              form="receive-case-form"
-              className="button"
-              disabled={code.trim() === '' || inFlight}
-            >
+            <button type="submit" form="receive-case-form" className="button" disabled={code.trim() === '' || inFlight}>
               Send Request
             </button>
           )}

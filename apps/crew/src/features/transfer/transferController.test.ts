@@ -89,10 +89,6 @@ function liveSocket(): FakeWebSocket {
 }
 
 const alerts = () => useAlerts.getState().queue.map((alert) => alert.message);
-const settle = async () => {
-  for (let i = 0; i < 10; i += 1) await Promise.resolve();
-  await vi.waitFor(() => undefined);
-};
 
 beforeEach(async () => {
   await caseOutbox.clear();
@@ -127,7 +123,11 @@ describe('case transfer, sending crew', () => {
     });
     await openTransfer();
     expect(api.calls('POST /v4/case-transfers')[0]?.body).toEqual({ caseId: 'case-1' });
-    expect(useTransfer.getState()).toMatchObject({ role: 'sender', open: true, transfer: { caseTransferCode: '482913' } });
+    expect(useTransfer.getState()).toMatchObject({
+      role: 'sender',
+      open: true,
+      transfer: { caseTransferCode: '482913' },
+    });
 
     const socket = liveSocket();
     expect(socket.subscribedTo('transfer:tr-1')).toBe(true);

@@ -107,6 +107,33 @@ describe('enqueue', () => {
 });
 
 describe('draining', () => {
+  it('stores and sends changes enqueued at once in the order of the calls, with or without a body', async () => {
+    // Found by tests/no-loss: a body-less change (a tag) overtook a complaint tapped just before it.
+    const { open, server, goOnline } = setup();
+    server.offline = true;
+    const outbox = open();
+    await outbox.start();
+    await Promise.all([
+      outbox.enqueue(caseMutations.patchCase('case-1', { complaint: 'stemi' })),
+      outbox.enqueue(caseMutations.addTag('case-1', 'stemi.tag')),
+      outbox.enqueue(age('case-1', 40)),
+      outbox.enqueue(caseMutations.removeTag('case-1', 'stemi.tag')),
+    ]);
+    await goOnline(outbox);
+    expect(server.applied.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'PATCH /v4/twiageCases/case-1',
+      'POST /v4/twiageCases/case-1/tags?tagId=stemi.tag',
+      'PATCH /v4/twiageCases/case-1',
+      'DELETE /v4/twiageCases/case-1/tags?tagId=stemi.tag',
+    ]);
+    expect(server.applied.map((r) => r.json)).toEqual([
+      { complaint: 'stemi' },
+      undefined,
+      { age: 40, agePeriod: 3 },
+      undefined,
+    ]);
+  });
+
   it('keeps 20 changes made offline and sends them in order, each once, when back online', async () => {
     const { open, server, goOnline } = setup();
     server.offline = true;

@@ -214,6 +214,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
   let channel: BroadcastChannel | null = null;
   let refreshing: Promise<void> | null = null;
   let refreshAgain = false;
+  /** The last enqueue's store step: each enqueue stores after the one called before it (see enqueue). */
+  let enqueueTurn: Promise<unknown> = Promise.resolve();
 
   // ---------- database ----------
 
@@ -592,31 +594,45 @@ export function createOutbox(options: OutboxOptions): Outbox {
     async enqueue(input) {
       validateInput(input);
       const now = clock.now();
-      const record: store.NewPendingRecord = {
-        key: newKey(),
-        caseId: input.caseId,
-        placeholderId: null,
-        kind: input.kind,
-        method: input.method,
-        path: input.path,
-        createdAt: now,
-        attempts: 0,
-        nextAttemptAt: now,
-        lastError: null,
-        body: input.body === undefined ? null : await sealBody(input.body),
-        media: input.media
-          ? {
-              fileName: input.media.fileName,
-              fileField: input.media.fileField ?? 'data',
-              fields: { ...input.media.fields },
-              type: input.media.blob.type,
-              size: input.media.blob.size,
-            }
-          : null,
-      };
-      const media = input.media ? { key: record.key, bytes: await sealBytes(await blobBytes(input.media.blob)) } : null;
-      const db = await getDb();
-      const stored = await store.addPending(db, record, media);
+      const key = newKey();
+      // Sealing takes each change its own time (none without a body, long for a video), so two taps
+      // enqueued at once would be numbered — and sent — in the order their sealing ended. They are
+      // sealed side by side, but stored one after the other, in the order enqueue() was called.
+      const sealed = Promise.all([
+        input.body === undefined ? null : sealBody(input.body),
+        input.media ? blobBytes(input.media.blob).then(sealBytes) : null,
+      ]);
+      // Awaited in its turn; until then a failure (quota, no key) must not count as unhandled.
+      sealed.catch(() => undefined);
+      const turn = enqueueTurn.then(async () => {
+        const [body, bytes] = await sealed;
+        const record: store.NewPendingRecord = {
+          key,
+          caseId: input.caseId,
+          placeholderId: null,
+          kind: input.kind,
+          method: input.method,
+          path: input.path,
+          createdAt: now,
+          attempts: 0,
+          nextAttemptAt: now,
+          lastError: null,
+          body,
+          media: input.media
+            ? {
+                fileName: input.media.fileName,
+                fileField: input.media.fileField ?? 'data',
+                fields: { ...input.media.fields },
+                type: input.media.blob.type,
+                size: input.media.blob.size,
+              }
+            : null,
+        };
+        return store.addPending(await getDb(), record, bytes ? { key, bytes } : null);
+      });
+      // The next enqueue waits for this one to be stored or to fail, never for its caller.
+      enqueueTurn = turn.catch(() => undefined);
+      const stored = await turn;
       const info = store.toInfo(stored);
       emit({ type: 'queued', mutation: info });
       announceChange();

@@ -177,7 +177,10 @@ describe('realtime client', () => {
 
   it('reports a refused subscription and unsubscribes when the last listener leaves', () => {
     const errors: string[] = [];
-    const stop = client.subscribe('case:other', { onEvent: () => undefined, onError: (message) => errors.push(message) });
+    const stop = client.subscribe('case:other', {
+      onEvent: () => undefined,
+      onError: (message) => errors.push(message),
+    });
     connect();
     last().frame({ type: 'error', channel: 'case:other', message: 'You do not have access to this resource.' });
     expect(errors).toEqual(['You do not have access to this resource.']);

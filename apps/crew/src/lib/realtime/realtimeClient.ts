@@ -136,10 +136,13 @@ export function createRealtimeClient(options: RealtimeClientOptions): RealtimeCl
     failures += 1;
     setState('waiting');
     if (retryTimer) clearTimeout(retryTimer);
-    retryTimer = setTimeout(() => {
-      retryTimer = null;
-      open();
-    }, reconnectDelayMs(failures, random()));
+    retryTimer = setTimeout(
+      () => {
+        retryTimer = null;
+        open();
+      },
+      reconnectDelayMs(failures, random()),
+    );
   };
 
   const handleFrame = (raw: unknown) => {

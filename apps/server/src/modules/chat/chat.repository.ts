@@ -1,8 +1,14 @@
 /** Chat messages of a case. Queries only. */
 import { sql, type Insertable, type Kysely } from 'kysely';
+import type { TransactionRunner } from '../../db/group-commit.js';
 import type { ChatMessagesTable, DB } from '../../db/schema.js';
 
-export function createChatRepository(db: Kysely<DB>) {
+/**
+ * `transact` commits an insert: by default one transaction each; on SQLite the app passes the group
+ * commit (db/group-commit.ts), so messages arriving together share one fsync.
+ */
+export function createChatRepository(db: Kysely<DB>, transact?: TransactionRunner<DB>) {
+  const run: TransactionRunner<DB> = transact ?? ((work) => db.transaction().execute(work));
   return {
     /** In the conversation's order. */
     listForCase(caseId: string, limit: number) {
@@ -43,10 +49,7 @@ export function createChatRepository(db: Kysely<DB>) {
      */
     async insert(row: Omit<Insertable<ChatMessagesTable>, 'seq'>): Promise<void> {
       const next = sql<number>`(select coalesce(max(seq), 0) + 1 from chat_messages where case_id = ${row.case_id})`;
-      await db
-        .insertInto('chat_messages')
-        .values({ ...row, seq: next })
-        .execute();
+      await run((trx) => trx.insertInto('chat_messages').values({ ...row, seq: next }).execute());
     },
 
     /** Moves the message forward only: a receipt never undoes a later one. Answers whether it changed. */

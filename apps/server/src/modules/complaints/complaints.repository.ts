@@ -15,6 +15,17 @@ export function createComplaintsRepository(db: Kysely<DB>) {
       return query.execute();
     },
 
+    /** The versions of a set without their content, newest first (the content is read once per version). */
+    versionsByName(name: string, limit?: number) {
+      let query = db
+        .selectFrom('complaint_sets')
+        .select(['id', 'name', 'version'])
+        .where('name', '=', name)
+        .orderBy('version', 'desc');
+      if (limit !== undefined) query = query.limit(limit);
+      return query.execute();
+    },
+
     findById(id: string) {
       return db
         .selectFrom('complaint_sets')

@@ -22,6 +22,18 @@ export interface PublishedSet {
   complaints: ReadonlyMap<string, Complaint>;
 }
 
+/** Bound on remembered answers (one per name and version list asked for). */
+const ANSWER_CACHE_SIZE = 100;
+
+/** Freezes an answer all the way down: it is shared between requests, and its identity stands for its content. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
 export function createComplaintsService({ repo, agencies }: ComplaintsServiceDeps) {
   // A published version never changes (a change is a new version), so its parse can be kept.
   const setsById = new Map<string, PublishedSet>();
@@ -34,6 +46,25 @@ export function createComplaintsService({ repo, agencies }: ComplaintsServiceDep
     setsById.set(row.id, set);
     return set;
   };
+  // The API's largest answer. Its versions never change, so each is read and parsed once; the answer
+  // for a list of versions is kept whole and frozen, which lets the route reuse its serialized body
+  // without even stringifying it (http/serialized-body.ts).
+  const answersById = new Map<string, ComplaintSet>();
+  const answersByVersions = new Map<string, readonly ComplaintSet[]>();
+  async function versionAnswer(id: string): Promise<ComplaintSet> {
+    const cached = answersById.get(id);
+    if (cached) return cached;
+    const row = await repo.findById(id);
+    if (!row) throw notFound('Complaint set'); // versions are never deleted; a vanished one is not found
+    const answer = deepFreeze({
+      _id: row.id,
+      name: row.name,
+      version: Number(row.version),
+      complaints: parseJson<Complaint[]>(row.complaints, []),
+    });
+    answersById.set(id, answer);
+    return answer;
+  }
 
   return {
     /** The newest version of a set by name (a new case is checked against it); null when none. */
@@ -53,19 +84,20 @@ export function createComplaintsService({ repo, agencies }: ComplaintsServiceDep
     async findByName(
       principal: Principal,
       query: { name: string; firstOccurrenceOnly?: 'true' | 'false' | undefined },
-    ): Promise<ComplaintSet[]> {
-      const rows = await repo.findByName(query.name, query.firstOccurrenceOnly === 'true' ? 1 : undefined);
-      if (rows.length === 0) throw notFound('Complaint set');
+    ): Promise<readonly ComplaintSet[]> {
+      const versions = await repo.versionsByName(query.name, query.firstOccurrenceOnly === 'true' ? 1 : undefined);
+      if (versions.length === 0) throw notFound('Complaint set');
       if (!isOrgAdmin(principal)) {
         const names = await agencies.complaintSetNames(principal.teamIds);
         if (!names.includes(query.name)) throw forbidden();
       }
-      return rows.map((r) => ({
-        _id: r.id,
-        name: r.name,
-        version: Number(r.version),
-        complaints: parseJson<Complaint[]>(r.complaints, []),
-      }));
+      const key = versions.map((v) => v.id).join('\n');
+      const cached = answersByVersions.get(key);
+      if (cached) return cached;
+      const answer = Object.freeze(await Promise.all(versions.map((v) => versionAnswer(v.id))));
+      if (answersByVersions.size >= ANSWER_CACHE_SIZE) answersByVersions.delete(answersByVersions.keys().next().value!);
+      answersByVersions.set(key, answer);
+      return answer;
     },
   };
 }

@@ -26,11 +26,7 @@ export interface Probe {
 }
 
 /** Runs a tool, collects stdout and the tail of stderr; rejects with that tail on a non-zero exit. */
-function run(
-  command: string,
-  args: string[],
-  signal?: AbortSignal,
-): Promise<{ stdout: string }> {
+function run(command: string, args: string[], signal?: AbortSignal): Promise<{ stdout: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...(signal ? { signal } : {}) });
     let stdout = '';
@@ -61,8 +57,7 @@ export function durationMs(info: Probe): number | null {
   return Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds * 1_000) : null;
 }
 
-const firstOf = (info: Probe, type: string): ProbeStream | undefined =>
-  info.streams.find((s) => s.codec_type === type);
+const firstOf = (info: Probe, type: string): ProbeStream | undefined => info.streams.find((s) => s.codec_type === type);
 
 /** A reason the input cannot become the type's output, or null when it can. */
 export function unusableInput(type: MediaType, info: Probe): string | null {

@@ -1,6 +1,6 @@
 /**
- * Where media bytes live, behind the few calls the media module makes. The default keeps them under
- * `DATA_DIR/media`; a bucket adapter can implement the same interface (see docs/media.md).
+ * Where media bytes live, behind the few calls the media module makes: files under `DATA_DIR/media`
+ * by default, an S3-compatible bucket when configured (s3-media-store.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -24,7 +24,7 @@ export interface MediaStore {
   putFile(key: string, localPath: string): Promise<void>;
   /** Size in bytes, or null when there is no such file. */
   size(key: string): Promise<number | null>;
-  read(key: string, range?: ByteRange): Readable;
+  read(key: string, range?: ByteRange): Promise<Readable>;
   /** A local path ffmpeg can read; `release` when done (a bucket adapter deletes its download). */
   localCopy(key: string): Promise<{ path: string; release(): Promise<void> }>;
   remove(key: string): Promise<void>;
@@ -80,7 +80,7 @@ export function createLocalMediaStore(root: string): MediaStore {
       }
     },
 
-    read(key, range) {
+    async read(key, range) {
       return createReadStream(resolve(key), range ? { start: range.start, end: range.end } : {});
     },
 

@@ -90,7 +90,12 @@ describe('conversionArgs', () => {
   });
 
   it('keeps AAC audio as it is, and makes a silent video without an audio map', () => {
-    const aac = conversionArgs('video', probeOf({ codec_name: 'h264', pix_fmt: 'yuv420p' }, { codec_name: 'aac' }), 'i', 'o');
+    const aac = conversionArgs(
+      'video',
+      probeOf({ codec_name: 'h264', pix_fmt: 'yuv420p' }, { codec_name: 'aac' }),
+      'i',
+      'o',
+    );
     expect(after(aac, '-c:a')).toBe('copy');
     const silent = conversionArgs('video', probeOf({ codec_name: 'vp8' }, null), 'i', 'o');
     expect(silent).toContain('-an');

@@ -56,7 +56,11 @@ describe.each(dialects)('media on %s', (dialect) => {
       method: 'POST',
       url: `/v4/twiageCases?placeholder-${Date.now()}`,
       headers: { authorization: authorizationHeader(medic1), 'idempotency-key': randomUUID() },
-      payload: { emsAgency: IDS.agencies.riverside, truck: 'truck-riverside-medic-1', beganAt: new Date().toISOString() },
+      payload: {
+        emsAgency: IDS.agencies.riverside,
+        truck: 'truck-riverside-medic-1',
+        beganAt: new Date().toISOString(),
+      },
     });
     return CreateCaseResponse.parse(res.json()).id;
   }

@@ -12,6 +12,7 @@ import type { RouteContext } from '../../http/bind-route.js';
 import type { CasesService } from '../cases/cases.service.js';
 import type { PublishCaseChange } from '../realtime/case-publisher.js';
 import { createLocalMediaStore, type MediaStore } from './media-store.js';
+import { createS3MediaStore } from './s3-media-store.js';
 import { createMediaRepository } from './media.repository.js';
 import { mediaRoutes } from './media.routes.js';
 import { createMediaService } from './media.service.js';
@@ -32,7 +33,9 @@ export function createMediaModule(deps: MediaModuleDeps) {
   const { config } = deps;
   // Scratch directories start with a dot: store keys never do, so they cannot collide.
   const incomingDir = path.join(config.dir, '.incoming');
-  const store = deps.store ?? createLocalMediaStore(config.dir);
+  const store =
+    deps.store ??
+    (config.s3 ? createS3MediaStore(config.s3, path.join(config.dir, '.work')) : createLocalMediaStore(config.dir));
   const service = createMediaService({
     repo: createMediaRepository(deps.db),
     cases: deps.cases,

@@ -89,12 +89,12 @@ async function sendFile(
     .header('content-disposition', `inline; filename="${fileName}"`);
   if (range === null) {
     void reply.header('content-length', file.size);
-    return reply.code(200).send(store.read(file.key));
+    return reply.code(200).send(await store.read(file.key));
   }
   void reply
     .header('content-range', `bytes ${range.start}-${range.end}/${file.size}`)
     .header('content-length', range.end - range.start + 1);
-  return reply.code(206).send(store.read(file.key, range));
+  return reply.code(206).send(await store.read(file.key, range));
 }
 
 export async function mediaRoutes(

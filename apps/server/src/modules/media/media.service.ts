@@ -135,7 +135,9 @@ export function createMediaService(deps: MediaServiceDeps) {
     log.warn({ uploadId: id, reason }, 'media conversion failed');
     void repo
       .update(id, { status: 'failed', failure: reason.slice(0, 500), converted_at: clock.now().toISOString() })
-      .catch((updateError: unknown) => log.warn({ uploadId: id, reason: String(updateError) }, 'media status not saved'));
+      .catch((updateError: unknown) =>
+        log.warn({ uploadId: id, reason: String(updateError) }, 'media status not saved'),
+      );
   });
 
   return {

@@ -96,7 +96,11 @@ describe('resumable (tus) uploads', () => {
       method: 'POST',
       url: `/v4/twiageCases?placeholder-${Date.now()}`,
       headers: { authorization: authorizationHeader(medic1), 'idempotency-key': randomUUID() },
-      payload: { emsAgency: IDS.agencies.riverside, truck: 'truck-riverside-medic-1', beganAt: new Date().toISOString() },
+      payload: {
+        emsAgency: IDS.agencies.riverside,
+        truck: 'truck-riverside-medic-1',
+        beganAt: new Date().toISOString(),
+      },
     });
     return CreateCaseResponse.parse(res.json()).id;
   }
@@ -179,7 +183,9 @@ describe('resumable (tus) uploads', () => {
     const fields = { caseId, type: 'photo', idempotencyKey: randomUUID() };
     const tooLarge = await create(medic1, MEDIA_MAX_BYTES.photo + 1, fields);
     expect(tooLarge.status).toBe(413);
-    expect(((await tooLarge.json()) as { message: string }).message).toBe('The photo file is too large: at most 15 MB.');
+    expect(((await tooLarge.json()) as { message: string }).message).toBe(
+      'The photo file is too large: at most 15 MB.',
+    );
     expect((await create(medic1, 100, { caseId, type: 'xray', idempotencyKey: randomUUID() })).status).toBe(400);
     expect((await create(medic1, 100, { caseId, type: 'photo' })).status).toBe(400);
     expect((await create(medic2, 100, fields)).status).toBe(403);

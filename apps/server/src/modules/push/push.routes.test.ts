@@ -147,6 +147,10 @@ describe('push routes', () => {
     expectClientError(await subscribe(medic1, 'not json', `user-${IDS.users.medic1}`), 400);
     expectClientError(await subscribe(medic1, { endpoint: good.endpoint }, `user-${IDS.users.medic1}`), 400);
     expectClientError(await subscribe(medic1, good, 'case-123'), 400);
+    expectClientError(
+      await subscribe(medic1, { ...good, keys: { p256dh: 'short', auth: good.keys.auth } }, `user-${IDS.users.medic1}`),
+      400,
+    );
     expectClientError(await subscribe(medic1, good, `user-${IDS.users.medic2}`), 403);
     expectClientError(await subscribe(medic3, good, `ems-${caseId}`), 403);
     expectClientError(await subscribe(medic1, good, 'ems-no-such-case'), 404);

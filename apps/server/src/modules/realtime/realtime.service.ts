@@ -148,7 +148,7 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps) {
     async publish(channel, event) {
       if (!ChannelName.safeParse(channel).success) throw new Error(`not a channel name: ${channel}`);
       const checked = RealtimeEvent.parse(event);
-      const seq = await repo.append(channel, checked, clock.now().toISOString());
+      const seq = await repo.append(channel, checked);
       const message = { channel, seq, event: checked };
       deliver(message);
       broker?.publish(message).catch((error: unknown) => logError(error, 'real-time broker publish failed'));

@@ -19,8 +19,10 @@ import {
   send,
   startCase,
   signInAll,
+  addUser,
 } from '../../test/crew-api.js';
 import { openAuthenticated } from '../realtime/test-client.js';
+import { CODE_MISSES_PER_MINUTE } from './transfers.service.js';
 
 type Step = Extract<
   RouteName,
@@ -318,6 +320,22 @@ describe('case transfer routes', () => {
         409,
       ).message,
     ).toBe('Case not available for transfer.');
+  });
+
+  it('makes a user who tries unknown codes wait a minute', async () => {
+    await addUser(t, 'guesser', { roles: ['crew'], memberOf: [IDS.agencies.lakeside] });
+    const guesser = await t.signIn('guesser');
+    const opened = await open();
+    const wrong = opened.caseTransferCode === '000000' ? '000001' : '000000';
+    for (let i = 0; i < CODE_MISSES_PER_MINUTE; i += 1) {
+      expect(expectClientError(await request(wrong, guesser), 404).message).toBe(transferMessages.notAvailable);
+    }
+    expectClientError(await request(opened.caseTransferCode, guesser), 429);
+    // Others are not held back by one user's guessing.
+    parse(await request(opened.caseTransferCode));
+    parse(await step('cancelTransferRequest', opened._id, medic3));
+    t.clock.advance(60_000);
+    expect(parse(await request(opened.caseTransferCode, guesser)).request?.requestedBy).toBe('user-guesser');
   });
 
   it('lets only the two crews subscribe to transfer:{id}', async () => {

@@ -8,7 +8,7 @@
  * request reaching a sender with no open socket is pushed.
  *
  * Codes are unique among live transfers and expire: a transfer must be done within
- * TRANSFER_LIFETIME_MS of being opened (docs/decisions/0010-case-transfer-codes.md). Expiry happens
+ * TRANSFER_LIFETIME_MS of being opened (docs/decisions/0012-case-transfer-codes-and-lifetime.md). Expiry happens
  * lazily whenever a transfer is read or changed, and by a sweep (`expireDue`) the app runs on a timer.
  *
  * Calls and transfers block each other (§4): calls do not exist yet; when they do, `create` and the
@@ -26,7 +26,7 @@ import {
 } from '@inbound/contract';
 import type { Clock } from '../../clock.js';
 import type { CaseRow, CaseTransfersTable, DB } from '../../db/schema.js';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
+import { AppError, badRequest, conflict, forbidden, notFound, tooManyRequests } from '../../errors.js';
 import { isOnTeam, type Principal } from '../auth/principal.js';
 import { isUniqueViolation } from '../cases/cases.repository.js';
 import type { RealtimePublisher } from '../realtime/publisher.js';
@@ -43,6 +43,14 @@ import type { TransferRow, TransfersRepository } from './transfers.repository.js
 /** The role a receiving crew holds on the case's access list between accept and done. */
 export const RECEIVER_ACCESS_ROLE = 'transferee';
 const CODE_DRAWS = 8;
+/**
+ * Guessing a live six-digit code is the attack on transfers. A person mistypes a code a few times; a
+ * user with this many unknown codes in a minute waits for the minute to pass. Counted per user and per
+ * process (not per address: many ambulances share a carrier's address).
+ */
+export const CODE_MISSES_PER_MINUTE = 10;
+const CODE_MISS_WINDOW_MS = 60_000;
+const CODE_MISS_TABLE_MAX = 10_000;
 const EXPIRY_SWEEP_BATCH = 100;
 
 export interface TransfersServiceDeps {
@@ -104,7 +112,7 @@ const ended = (changes: Updateable<CaseTransfersTable>): Updateable<CaseTransfer
 interface Transition {
   by: TransferSide;
   /** The change has already happened (a retry): answer the transfer as it is. */
-  alreadyDone(row: TransferRow, principal: Principal): boolean;
+  alreadyDone(row: TransferRow): boolean;
   allowed(row: TransferRow): boolean;
   changes(row: TransferRow, now: string): Updateable<CaseTransfersTable>;
   /** Other writes that commit with the change (the case's access list). */
@@ -115,6 +123,24 @@ export function createTransfersService(deps: TransfersServiceDeps) {
   const { repo, clock, publisher, cases, agencies, push } = deps;
   const drawCode = deps.codes ?? randomTransferCode;
   const now = () => clock.now().toISOString();
+  const codeMisses = new Map<string, { count: number; since: number }>();
+
+  function refuseGuessing(userId: string): void {
+    const entry = codeMisses.get(userId);
+    if (!entry) return;
+    if (clock.now().getTime() - entry.since >= CODE_MISS_WINDOW_MS) codeMisses.delete(userId);
+    else if (entry.count >= CODE_MISSES_PER_MINUTE) throw tooManyRequests();
+  }
+
+  function recordMiss(userId: string): void {
+    const at = clock.now().getTime();
+    if (codeMisses.size >= CODE_MISS_TABLE_MAX) {
+      for (const [id, entry] of codeMisses) if (at - entry.since >= CODE_MISS_WINDOW_MS) codeMisses.delete(id);
+    }
+    const entry = codeMisses.get(userId);
+    if (entry) entry.count += 1;
+    else codeMisses.set(userId, { count: 1, since: at });
+  }
 
   async function publish(row: TransferRow): Promise<CaseTransfer> {
     const transfer = toCaseTransfer(row);
@@ -155,7 +181,7 @@ export function createTransfersService(deps: TransfersServiceDeps) {
   async function change(principal: Principal, id: string, step: Transition): Promise<CaseTransfer> {
     const { row, side } = await requireParty(principal, id);
     if (side !== step.by) throw forbidden();
-    if (step.alreadyDone(row, principal)) return toCaseTransfer(row);
+    if (step.alreadyDone(row)) return toCaseTransfer(row);
     if (!step.allowed(row)) throw conflict(refusal(row));
     const at = now();
     const won = await repo.transaction(async (trx) => {
@@ -167,7 +193,7 @@ export function createTransfersService(deps: TransfersServiceDeps) {
     if (!current) throw notFound('Case transfer');
     if (!won) {
       // Another change got there first: a retry of ours is fine, anything else is refused as of now.
-      if (step.alreadyDone(current, principal)) return toCaseTransfer(current);
+      if (step.alreadyDone(current)) return toCaseTransfer(current);
       throw conflict(refusal(current));
     }
     return publish(current);
@@ -227,7 +253,8 @@ export function createTransfersService(deps: TransfersServiceDeps) {
         if (!row) throw notFound('Case transfer');
         return publish(row);
       }
-      throw new AppError(503, 'conflict', transferMessages.notAvailable);
+      // Eight taken codes in a row means nearly every code is live: refuse rather than loop.
+      throw conflict(transferMessages.notAvailable);
     },
 
     /** POST /v4/case-transfers/{code}/request: a crew, on one of its teams' trucks, asks for the case. */
@@ -238,8 +265,10 @@ export function createTransfersService(deps: TransfersServiceDeps) {
       if (!agency) throw notFound('Team');
       if (!agency.truckIds.includes(body.truckId)) throw badRequest('body.truckId: not a truck of this team');
 
+      refuseGuessing(principal.userId);
       const live = await repo.findLiveByCode(code);
       if (!live) {
+        recordMiss(principal.userId);
         const last = await repo.findNewestByCode(code);
         if (last?.status === 'expired') throw new AppError(410, 'not_found', transferMessages.hasExpired);
         throw new AppError(404, 'not_found', transferMessages.notAvailable);
