@@ -86,7 +86,14 @@ interface Worker {
 
 async function startWorker(role: '--server' | '--clients', env: Record<string, string> = {}): Promise<Worker> {
   const child = fork(import.meta.filename, [role], {
-    execArgv: ['--import', 'tsx'],
+    // BENCH_SERVER_CPU_PROF=<dir>: the server processes run under --cpu-prof (written when they stop).
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(role === '--server' && process.env.BENCH_SERVER_CPU_PROF
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_CPU_PROF}`]
+        : []),
+    ],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -24,8 +24,6 @@ export interface LinkProxy {
   url: string;
   port: number;
   readonly state: LinkState;
-  /** Connections open right now (for assertions and diagnostics). */
-  readonly openConnections: number;
   /** Bytes dropped since the proxy started (both directions). */
   readonly droppedBytes: number;
   blackhole: (which?: 'both' | 'answers') => void;
@@ -91,9 +89,6 @@ export async function startLinkProxy(target: { host: string; port: number }, por
     port: address.port,
     get state() {
       return state;
-    },
-    get openConnections() {
-      return links.size;
     },
     get droppedBytes() {
       return droppedBytes;

@@ -20,6 +20,16 @@ function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType)
   );
 }
 
+const loadCasePage = () => import('../features/case/CasePage');
+
+/**
+ * Starts loading the case screen's code now. At app start with a case open (an offline restart in the
+ * ambulance) this runs beside the outbox's chunks instead of after them, and the route finds it loaded.
+ */
+export function preloadCasePage(): void {
+  loadCasePage().catch((error: unknown) => console.error('the case screen could not be preloaded', error));
+}
+
 export const appRoutes: RouteObject[] = [
   {
     element: <AppShell />,
@@ -63,10 +73,7 @@ export const appRoutes: RouteObject[] = [
       },
       {
         path: paths.case,
-        element: lazyPage(
-          () => import('../features/case/CasePage'),
-          (m) => m.CasePage,
-        ),
+        element: lazyPage(loadCasePage, (m) => m.CasePage),
       },
       {
         path: paths.security,

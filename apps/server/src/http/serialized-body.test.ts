@@ -54,13 +54,19 @@ describe('serialized body cache with frozen answers', () => {
     // A getter on a frozen copy would run if the cache stringified it; the identity hit never does.
     let reads = 0;
     const watched = Object.freeze(
-      Object.defineProperty({ count: 1 }, 'id', {
-        enumerable: true,
-        get: () => {
-          reads += 1;
-          return 'a';
+      Object.defineProperties(
+        {},
+        {
+          id: {
+            enumerable: true,
+            get: () => {
+              reads += 1;
+              return 'a';
+            },
+          },
+          count: { enumerable: true, value: 1 },
         },
-      }),
+      ),
     );
     const second = cache.serialize(watched);
     expect(second).toBe(first); // same content: same body

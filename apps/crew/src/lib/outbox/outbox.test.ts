@@ -6,7 +6,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RETRY_CAP_MS } from './backoff';
 import { caseMutations } from './caseMutations';
 import { createAesGcmCodec } from './codec';
-import { createOutbox, pendingAgeMs, type Outbox, type OutboxOptions } from './outbox';
+import {
+  createOutbox,
+  MEDIA_REQUEST_TIMEOUT_MS,
+  pendingAgeMs,
+  REQUEST_TIMEOUT_MS,
+  type Outbox,
+  type OutboxOptions,
+} from './outbox';
 import { createFakeLocks, createFakeServer, createManualTime, type SeenRequest } from './outbox.testkit';
 import type { OutboxEvent } from './types';
 
@@ -225,6 +232,35 @@ describe('draining', () => {
     await settle(outbox);
     expect(server.requests.map((r) => r.key)).toEqual([key, key]);
     expect(await outbox.pendingCount()).toBe(0);
+  });
+
+  it('gives up on a silent JSON change after 15 s by default, but lets an upload run for 10 min', async () => {
+    const { open, server, time, seen } = setup();
+    server.reply = () => 'hang';
+    const outbox = open();
+    // Queued before start, so that one pass sends both cases side by side.
+    await outbox.enqueue(age('case-1', 50));
+    await outbox.enqueue(caseMutations.media('case-2', 'ekg', new Blob([new Uint8Array([1])], { type: 'image/jpeg' })));
+    await outbox.start();
+    await vi.waitFor(() => expect(server.requests).toHaveLength(2), WAIT);
+    const timedOut = () => seen.flatMap((e) => (e.type === 'retrying' ? [e.mutation.kind] : []));
+    // The pass stays busy while a request hangs, so settle() would wait for ever: let the tasks run.
+    const run = async () => {
+      for (let i = 0; i < 20; i += 1) await new Promise((resolve) => setTimeout(resolve, 0));
+    };
+
+    expect(REQUEST_TIMEOUT_MS).toBe(15_000);
+    time.advance(REQUEST_TIMEOUT_MS - 1);
+    await run();
+    expect(timedOut()).toEqual([]);
+    time.advance(1);
+    await vi.waitFor(() => expect(timedOut()).toEqual(['patchCase']), WAIT);
+
+    time.advance(MEDIA_REQUEST_TIMEOUT_MS - REQUEST_TIMEOUT_MS - 1);
+    await run();
+    expect(timedOut()).toEqual(['patchCase']);
+    time.advance(1);
+    await vi.waitFor(() => expect(timedOut()).toEqual(['patchCase', 'media']), WAIT);
   });
 
   it('keeps delivering when a listener throws', async () => {

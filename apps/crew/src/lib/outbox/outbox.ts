@@ -68,8 +68,12 @@ import type {
 
 export const OUTBOX_DB_NAME = 'inbound-outbox';
 export const OUTBOX_LOCK_NAME = 'inbound-outbox';
-/** A request with no answer after this long is treated as lost (and sent again later, same key). */
-export const REQUEST_TIMEOUT_MS = 60_000;
+/**
+ * A JSON change with no answer after this long is treated as lost (and sent again later, same key). Short:
+ * these requests are small, and when coverage comes back on a connection that silently died, the case's
+ * queue (strictly in order) waits this long before the retry on a fresh connection.
+ */
+export const REQUEST_TIMEOUT_MS = 15_000;
 /** After the database itself failed a pass (quota, a dropped connection), try again this much later. */
 export const FAILED_PASS_RETRY_MS = 10_000;
 /** Uploads get longer: a video over a weak signal is slow, not lost. */

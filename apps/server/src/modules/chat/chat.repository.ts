@@ -49,7 +49,12 @@ export function createChatRepository(db: Kysely<DB>, transact?: TransactionRunne
      */
     async insert(row: Omit<Insertable<ChatMessagesTable>, 'seq'>): Promise<void> {
       const next = sql<number>`(select coalesce(max(seq), 0) + 1 from chat_messages where case_id = ${row.case_id})`;
-      await run((trx) => trx.insertInto('chat_messages').values({ ...row, seq: next }).execute());
+      await run((trx) =>
+        trx
+          .insertInto('chat_messages')
+          .values({ ...row, seq: next })
+          .execute(),
+      );
     },
 
     /** Moves the message forward only: a receipt never undoes a later one. Answers whether it changed. */

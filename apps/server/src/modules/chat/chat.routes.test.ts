@@ -86,6 +86,10 @@ describe('chat routes', () => {
     const times = list.messages.map((m) => m.createdAt);
     expect([...times].sort()).toEqual(times);
     expect(list.messages.at(-1)?.senderName).toBe('Taylor Brooks');
+    // The crew confirms the hospital's messages the same way.
+    const answer = ChatMessage.parse(res.json());
+    const read = await send(t, 'POST', receiptPath(caseId, answer._id, 'read'), medic1, { key: null });
+    expect(ChatMessage.parse(read.json()).state).toBe('read');
   });
 
   it('replays a retried post with the same key once, and refuses the key for another message', async () => {

@@ -50,7 +50,7 @@ export function createComplaintsService({ repo, agencies }: ComplaintsServiceDep
   // for a list of versions is kept whole and frozen, which lets the route reuse its serialized body
   // without even stringifying it (http/serialized-body.ts).
   const answersById = new Map<string, ComplaintSet>();
-  const answersByVersions = new Map<string, readonly ComplaintSet[]>();
+  const answersByVersions = new Map<string, ComplaintSet[]>(); // frozen at run time
   async function versionAnswer(id: string): Promise<ComplaintSet> {
     const cached = answersById.get(id);
     if (cached) return cached;
@@ -84,7 +84,7 @@ export function createComplaintsService({ repo, agencies }: ComplaintsServiceDep
     async findByName(
       principal: Principal,
       query: { name: string; firstOccurrenceOnly?: 'true' | 'false' | undefined },
-    ): Promise<readonly ComplaintSet[]> {
+    ): Promise<ComplaintSet[]> {
       const versions = await repo.versionsByName(query.name, query.firstOccurrenceOnly === 'true' ? 1 : undefined);
       if (versions.length === 0) throw notFound('Complaint set');
       if (!isOrgAdmin(principal)) {
@@ -94,7 +94,8 @@ export function createComplaintsService({ repo, agencies }: ComplaintsServiceDep
       const key = versions.map((v) => v.id).join('\n');
       const cached = answersByVersions.get(key);
       if (cached) return cached;
-      const answer = Object.freeze(await Promise.all(versions.map((v) => versionAnswer(v.id))));
+      const answer = await Promise.all(versions.map((v) => versionAnswer(v.id)));
+      Object.freeze(answer);
       if (answersByVersions.size >= ANSWER_CACHE_SIZE) answersByVersions.delete(answersByVersions.keys().next().value!);
       answersByVersions.set(key, answer);
       return answer;

@@ -2,6 +2,7 @@
  * The media module as the composition root sees it: store, repository, service, conversion queue,
  * multipart and tus routes, and the start and stop of the queue.
  */
+import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -29,20 +30,39 @@ export interface MediaModuleDeps {
   store?: MediaStore;
 }
 
+const SCRATCH_MAX_AGE_MS = 24 * 3_600_000;
+
+/**
+ * Scratch files a crashed process left behind (a multipart upload cut off, a conversion killed).
+ * Only day-old ones: other server processes sharing the directory may be using fresh ones.
+ */
+async function removeStaleScratch(dir: string, now: number): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return; // not made yet
+  }
+  for (const name of names) {
+    const file = path.join(dir, name);
+    const { mtimeMs } = await stat(file);
+    if (now - mtimeMs > SCRATCH_MAX_AGE_MS) await rm(file, { force: true, recursive: true });
+  }
+}
+
 export function createMediaModule(deps: MediaModuleDeps) {
   const { config } = deps;
   // Scratch directories start with a dot: store keys never do, so they cannot collide.
   const incomingDir = path.join(config.dir, '.incoming');
-  const store =
-    deps.store ??
-    (config.s3 ? createS3MediaStore(config.s3, path.join(config.dir, '.work')) : createLocalMediaStore(config.dir));
+  const workDir = path.join(config.dir, '.work');
+  const store = deps.store ?? (config.s3 ? createS3MediaStore(config.s3, workDir) : createLocalMediaStore(config.dir));
   const service = createMediaService({
     repo: createMediaRepository(deps.db),
     cases: deps.cases,
     store,
     clock: deps.clock,
     ffmpeg: { ffmpeg: config.ffmpeg, ffprobe: config.ffprobe },
-    workDir: path.join(config.dir, '.work'),
+    workDir,
     concurrency: config.convertJobs,
     log: deps.log,
     ...(deps.publishChange ? { announce: deps.publishChange } : {}),
@@ -51,12 +71,18 @@ export function createMediaModule(deps: MediaModuleDeps) {
   return {
     service,
     store,
-    /** Registers the routes, then re-queues unconverted uploads and drops day-old partial tus uploads. */
+    /** Registers the routes, then re-queues unconverted uploads and drops day-old partial uploads. */
     async routes(app: FastifyInstance, ctx: RouteContext): Promise<void> {
       await mediaRoutes(app, ctx, service, { store, incomingDir });
       const tus = await tusRoutes(app, ctx, service, { dir: path.join(config.dir, '.tus') });
-      await tus.cleanExpired().catch((error: unknown) => {
-        deps.log.warn({ reason: (error as Error).message }, 'expired partial uploads not removed');
+      // File times are the wall clock's, not the app clock's (which tests move).
+      const now = Date.now();
+      await Promise.all([
+        tus.cleanExpired(),
+        removeStaleScratch(incomingDir, now),
+        removeStaleScratch(workDir, now),
+      ]).catch((error: unknown) => {
+        deps.log.warn({ reason: (error as Error).message }, 'stale partial uploads not removed');
       });
       await service.start();
     },

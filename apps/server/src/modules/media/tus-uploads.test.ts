@@ -22,7 +22,7 @@ import { createTestApp, type TestApp } from '../../test/app.js';
 
 const exec = promisify(execFile);
 
-describe('resumable (tus) uploads', () => {
+describe('uploads over a real connection: tus, and a refused multipart body', () => {
   let t: TestApp;
   let base: string;
   let medic1: string;
@@ -195,6 +195,23 @@ describe('resumable (tus) uploads', () => {
     });
     expect(anonymous.status).toBe(401);
   });
+
+  it('answers an oversize multipart upload 413 while its body is still arriving, and closes that connection', async () => {
+    const caseId = await startCase();
+    const big = new Uint8Array(40 * 1_048_576);
+    big.set([0xff, 0xd8, 0xff]);
+    const form = new FormData();
+    form.append('type', 'photo');
+    form.append('data', new Blob([big]), 'photo.jpg');
+    const res = await fetch(`${base}${buildPath(routes.uploadMedia.path, { id: caseId })}`, {
+      method: 'POST',
+      headers: { authorization: authorizationHeader(medic1), 'idempotency-key': randomUUID() },
+      body: form,
+    });
+    expect(res.status).toBe(413);
+    expect(res.headers.get('connection')).toBe('close');
+    expect(((await res.json()) as { message: string }).message).toBe('The photo file is too large: at most 15 MB.');
+  }, 30_000);
 
   it('sniffs a finished upload like any other: text as a video is 415, an empty file 400', async () => {
     const caseId = await startCase();

@@ -172,7 +172,7 @@ describe.each(dialects)('real-time gateway on %s', (dialect) => {
       expect(await subscribe(medic3, `hospital-status:${IDS.hospitals.lakesideMedical}`)).toBe('subscribed');
     });
 
-    it('broadcast: members of the agency; user: only that user; transfer: refused until transfers register', async () => {
+    it('broadcast: members of the agency; user: only that user; transfer: not a stranger to it', async () => {
       expect(await subscribe(medic2, `broadcast:${IDS.agencies.riverside}`)).toBe('subscribed');
       expect(await subscribe(medic3, `broadcast:${IDS.agencies.riverside}`)).toBe('refused');
       expect(await subscribe(medic2, `user:${IDS.users.medic2}`)).toBe('subscribed');

@@ -21,6 +21,13 @@ export const CATCH_UP_PAGE = 500;
 
 /** Appends of one batch: at most this many go into one transaction. */
 export const APPEND_BATCH_MAX = 500;
+/**
+ * A batch starts at least this long after the previous commit ended. On SQLite the COMMIT (its fsync)
+ * runs on the main thread and nothing queues up while it runs, so without a pause every publish would
+ * get a commit of its own and the event loop would spend its time in fsync; the pause lets a busy
+ * server gather several publishes per commit. An isolated publish is not delayed.
+ */
+export const COMMIT_GAP_MS = 4;
 
 interface PendingAppend {
   channel: string;
@@ -29,9 +36,14 @@ interface PendingAppend {
   reject: (error: unknown) => void;
 }
 
-export function createRealtimeRepository(db: Kysely<DB>, now: () => string) {
+export function createRealtimeRepository(
+  db: Kysely<DB>,
+  now: () => string,
+  { commitGapMs = COMMIT_GAP_MS }: { commitGapMs?: number } = {},
+) {
   const waiting: PendingAppend[] = [];
   let writing = false;
+  let lastCommitAt = 0;
 
   /**
    * One transaction for every append queued meanwhile: the counters of the batch's channels move by
@@ -75,6 +87,8 @@ export function createRealtimeRepository(db: Kysely<DB>, now: () => string) {
     } catch (error) {
       for (const item of batch) item.reject(error);
       return;
+    } finally {
+      lastCommitAt = performance.now();
     }
     batch.forEach((item, i) => item.resolve(seqs[i]!));
   }
@@ -82,7 +96,12 @@ export function createRealtimeRepository(db: Kysely<DB>, now: () => string) {
   async function drain(): Promise<void> {
     writing = true;
     try {
-      while (waiting.length > 0) await writeBatch(waiting.splice(0, APPEND_BATCH_MAX), now());
+      while (waiting.length > 0) {
+        await writeBatch(waiting.splice(0, APPEND_BATCH_MAX), now());
+        if (commitGapMs > 0 && waiting.length > 0 && waiting.length < APPEND_BATCH_MAX) {
+          await new Promise((resolve) => setTimeout(resolve, commitGapMs));
+        }
+      }
     } finally {
       writing = false;
     }
@@ -93,10 +112,12 @@ export function createRealtimeRepository(db: Kysely<DB>, now: () => string) {
     append(channel: string, event: RealtimeEvent): Promise<number> {
       return new Promise<number>((resolve, reject) => {
         waiting.push({ channel, event: toJson(event), resolve, reject });
-        // On the next turn, so the appends of this turn share the transaction.
+        // At the earliest on the next turn, so the appends of this turn share the transaction.
         if (!writing) {
           writing = true;
-          setImmediate(() => void drain());
+          const wait = lastCommitAt + commitGapMs - performance.now();
+          if (wait > 0) setTimeout(() => void drain(), wait);
+          else setImmediate(() => void drain());
         }
       });
     },
