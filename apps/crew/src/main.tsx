@@ -2,25 +2,34 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { validateSession } from './features/auth/session';
-import { hydrateSession } from './lib/session';
-import { createAppRouter } from './routing/routes';
+import { hydrateSession, useSession } from './lib/session';
+import { createAppRouter, preloadCasePage } from './routing/routes';
 import './styles.css';
 
 /** Reads what is stored on the device (decrypting it in production), checks the token, then routes. */
 async function main(): Promise<void> {
+  // The outbox starts before any screen, signed in or not (queued changes wait under a 401 hold). Loaded
+  // on demand: it and the contract's schemas are not part of the login screen's code. Its chunks are
+  // fetched while the stored session is read (every start needs them); it starts once the session is in.
+  const outboxCode = import('./lib/caseOutbox');
+  // Closed cases are wiped from the device once the outbox has delivered all their changes.
+  const wipeCode = import('./features/case/closedCaseWipe');
+  // A failed load is reported below, once the session is read; until then it is not unhandled.
+  outboxCode.catch(() => undefined);
+  wipeCode.catch(() => undefined);
   try {
     await hydrateSession();
   } catch (error) {
     console.error('stored session could not be read; starting signed out', error);
   }
   validateSession();
-  // The outbox starts before any screen, signed in or not (queued changes wait under a 401 hold). Loaded
-  // on demand: it and the contract's schemas are not part of the login screen's code.
-  void import('./lib/caseOutbox')
+  // A restart with a case open (offline, in the ambulance) goes straight to the case screen: its code
+  // loads beside the outbox's instead of after the first render asks for it.
+  if (useSession.getState().caseActive) preloadCasePage();
+  void outboxCode
     .then(({ startCaseOutbox }) => startCaseOutbox())
     .catch((error: unknown) => console.error('the outbox could not start', error));
-  // Closed cases are wiped from the device once the outbox has delivered all their changes.
-  void import('./features/case/closedCaseWipe')
+  void wipeCode
     .then(({ startClosedCaseWipe }) => startClosedCaseWipe())
     .catch((error: unknown) => console.error('the closed-case wipe could not start', error));
   const root = document.getElementById('root');

@@ -315,6 +315,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     clock,
     config: config.media,
     publishChange: publishCaseChange,
+    secret: config.jwtSecret,
     log: app.log,
   });
   healthRoutes(app, ctx, { database: database.dialect, broker: realtime.brokerKind() });

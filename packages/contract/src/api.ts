@@ -55,8 +55,15 @@ import {
   TransferParams,
   VapidPublicKeyResponse,
 } from './realtime-api.js';
-import { MediaListResponse, MediaUploadParams, MediaUploadResponse } from './media.js';
+import {
+  MediaAccessParams,
+  MediaAccessResponse,
+  MediaListResponse,
+  MediaUploadParams,
+  MediaUploadResponse,
+} from './media.js';
 import { RealtimeSecret } from './realtime.js';
+import { AcknowledgeResponse, BoardCaseDetail, BoardCaseParams, BoardParams, BoardResponse } from './board.js';
 
 export const ErrorBody = z.object({ message: z.string(), code: z.string().optional() });
 export type ErrorBody = z.infer<typeof ErrorBody>;
@@ -315,6 +322,14 @@ export const routes = {
     params: MediaUploadParams,
     response: MediaListResponse,
   },
+  mediaAccess: {
+    method: 'GET',
+    path: '/media/twiage-cases/:id/uploads/:uploadId/access',
+    summary: "A short-lived link to an upload's file for <video>/<img>, which cannot send the token",
+    auth: true,
+    params: MediaAccessParams,
+    response: MediaAccessResponse,
+  },
   // ---- real time (issue 4): chat, broadcasts, hospital statuses, push, case transfer ---------------
   chatMessages: {
     method: 'GET',
@@ -470,6 +485,30 @@ export const routes = {
     auth: true,
     params: TransferParams,
     response: CaseTransfer,
+  },
+  inboundBoard: {
+    method: 'GET',
+    path: '/v4/hospitals/:id/inbound',
+    summary: "The hospital's inbound board: open cases coming to it and recently arrived ones (its ED staff)",
+    auth: true,
+    params: BoardParams,
+    response: BoardResponse,
+  },
+  inboundCase: {
+    method: 'GET',
+    path: '/v4/hospitals/:id/inbound/:caseId',
+    summary: 'One inbound case in full for its destination ED; every read is audited',
+    auth: true,
+    params: BoardCaseParams,
+    response: BoardCaseDetail,
+  },
+  acknowledgeCase: {
+    method: 'POST',
+    path: '/v4/hospitals/:id/inbound/:caseId/acknowledge',
+    summary: 'The destination ED marks the case as seen (idempotent); the crew is told',
+    auth: true,
+    params: BoardCaseParams,
+    response: AcknowledgeResponse,
   },
   realtimeSecret: {
     method: 'GET',

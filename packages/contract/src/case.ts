@@ -44,6 +44,8 @@ export const CASE_EVENT_TYPES = [
   'location',
   'arrived',
   'caseFeedback',
+  // The destination ED marked the case as seen (hospital console).
+  'acknowledged',
 ] as const;
 export const CaseEventType = z.enum(CASE_EVENT_TYPES);
 export type CaseEventType = z.infer<typeof CaseEventType>;
@@ -98,6 +100,10 @@ export const Case = z.object({
   patientInfo: z.array(PatientInfoEntry),
   mediaCounts: MediaCounts,
   lastLocation: GeoPoint.extend({ recordedAt: z.iso.datetime() }).nullable(),
+  /** The destination ED's "seen": who (display name), which hospital (name), when; null until then. */
+  acknowledgedBy: z.string().nullable().optional(),
+  acknowledgedByHospital: z.string().nullable().optional(),
+  acknowledgedAt: z.iso.datetime().nullable().optional(),
 });
 export type Case = z.infer<typeof Case>;
 

@@ -9,3 +9,4 @@ export * from './media.js';
 export * from './paths.js';
 export * from './realtime.js';
 export * from './realtime-api.js';
+export * from './board.js';

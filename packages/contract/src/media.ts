@@ -79,6 +79,16 @@ export const MediaUpload = z.object({
 export type MediaUpload = z.infer<typeof MediaUpload>;
 
 export const MediaUploadParams = z.object({ id: Id });
+export const MediaAccessParams = z.object({ id: Id, uploadId: Id });
+
+/**
+ * A link to an upload's file that works without the Authorization header — what `<video src>` and
+ * `<img src>` need to load (and seek with range requests). Bound to that one file, valid until
+ * `expiresAt` (`MEDIA_ACCESS_TTL_MS`); ask again for a new one.
+ */
+export const MediaAccessResponse = z.object({ url: z.string(), expiresAt: z.iso.datetime() });
+export type MediaAccessResponse = z.infer<typeof MediaAccessResponse>;
+export const MEDIA_ACCESS_TTL_MS = 10 * 60_000;
 export const MediaFileParams = z.object({ id: Id, uploadId: Id, fileName: z.string().min(1).max(64) });
 
 /**
@@ -112,4 +122,5 @@ export const mediaMessages = {
     `This file is not a supported ${type}: send ${accepted}. The content is checked, not the file name.`,
   processing: 'The file is still being converted; try again in a moment.',
   failed: 'The file could not be converted.',
+  linkInvalid: 'This media link is not valid or has expired; open the media again.',
 } as const;

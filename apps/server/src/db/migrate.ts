@@ -8,6 +8,7 @@ import * as cases from './migrations/20261122_0030_cases.js';
 import * as media from './migrations/20261122_0230_media.js';
 import * as realtime from './migrations/20261122_0240_realtime.js';
 import * as chatPushTransfers from './migrations/20261122_0250_chat_push_transfers.js';
+import * as board from './migrations/20261122_0310_board.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121_2330_initial_schema': initialSchema,
@@ -15,6 +16,7 @@ export const migrations: Record<string, Migration> = {
   '20261122_0230_media': media,
   '20261122_0240_realtime': realtime,
   '20261122_0250_chat_push_transfers': chatPushTransfers,
+  '20261122_0310_board': board,
 };
 
 function migrator(db: Kysely<unknown>): Migrator {

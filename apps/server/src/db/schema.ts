@@ -186,6 +186,11 @@ export interface CasesTable {
   updated_at: string;
   /** The seq of the case's last event. */
   version: number;
+  /** The destination ED's acknowledgement ("seen"): which hospital, who (id and name then), when. */
+  acknowledged_hospital_id: string | null;
+  acknowledged_by: string | null;
+  acknowledged_by_name: string | null;
+  acknowledged_at: string | null;
 }
 
 export interface CaseEventsTable {
@@ -350,6 +355,15 @@ export interface CaseTransfersTable {
   expires_at: string;
 }
 
+export interface CaseReadAuditTable {
+  id: string;
+  case_id: string;
+  user_id: string;
+  hospital_id: string;
+  access: 'board' | 'detail';
+  read_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   agency_members: AgencyMembersTable;
@@ -381,6 +395,7 @@ export interface DB {
   chat_messages: ChatMessagesTable;
   push_subscriptions: PushSubscriptionsTable;
   case_transfers: CaseTransfersTable;
+  case_read_audit: CaseReadAuditTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -17,7 +17,14 @@ describe('SQLite driver: a reader beside the writer', () => {
   }
 
   const count = async (db: Kysely<Items>) =>
-    Number((await db.selectFrom('items').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await db
+          .selectFrom('items')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('answers a read while a transaction is open, with the committed state only', async () => {
     const db = await setUp();

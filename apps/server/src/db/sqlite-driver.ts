@@ -113,7 +113,8 @@ export class ReadWriteSqliteDriver implements Driver {
     const statement = this.#writer.prepare(query.sql);
     // A pragma answers about its connection: the settings that matter (synchronous, journal mode,
     // foreign keys) are the writer's.
-    if (statement.readonly && !PRAGMA.test(query.sql)) return execute(this.#reader.prepare(query.sql), query.parameters);
+    if (statement.readonly && !PRAGMA.test(query.sql))
+      return execute(this.#reader.prepare(query.sql), query.parameters);
     await this.#lock.acquire();
     try {
       return execute(statement, query.parameters);

@@ -34,16 +34,20 @@ export function recordChange(
   return enqueueInOrder(build(current.id));
 }
 
-/** Queues changes after every change queued before them: two quick taps are never interleaved. */
+/**
+ * Queues one tap's changes after every change queued before them: two quick taps are never interleaved
+ * (the outbox stores in the order of the calls), and a tap's changes go in together, in one transaction.
+ * Called at once, not after the previous tap is stored, so the sealing starts while the screen renders.
+ */
 export function enqueueInOrder(inputs: readonly MutationInput[]): Promise<void> {
-  queueing = queueing.then(async () => {
-    try {
-      for (const input of inputs) await caseOutbox.enqueue(input);
-    } catch (error) {
+  const stored = caseOutbox.enqueueAll(inputs).then(
+    () => undefined,
+    (error: unknown) => {
       console.error('a case change could not be queued', error);
       showAlert(messages.changeNotSaved, messages.warningTitle);
-    }
-  });
+    },
+  );
+  queueing = queueing.then(() => stored);
   return queueing;
 }
 

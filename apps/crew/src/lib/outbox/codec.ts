@@ -12,16 +12,20 @@ import type { OutboxCodec, SealedBytes } from './types';
 const IV_BYTES = 12;
 
 export function createAesGcmCodec(getKey: () => Promise<CryptoKey>): OutboxCodec {
+  // Kept once known, so that sealing a tap's change is handed to WebCrypto within the tap's own task and
+  // runs while the screen renders, rather than one promise turn later, behind the render.
+  let known: CryptoKey | null = null;
+  const loadKey = (): Promise<CryptoKey> => getKey().then((loaded) => (known = loaded));
   return {
     async seal(plain: Uint8Array): Promise<SealedBytes> {
       const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-      const data = await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, await getKey(), plain as BufferSource);
+      const data = await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, known ?? (await loadKey()), plain as BufferSource);
       return { iv, data };
     },
     async open(sealed: SealedBytes): Promise<Uint8Array> {
       const plain = await crypto.subtle.decrypt(
         { name: 'AES-GCM', iv: sealed.iv as BufferSource },
-        await getKey(),
+        known ?? (await loadKey()),
         sealed.data,
       );
       return new Uint8Array(plain);

@@ -122,14 +122,33 @@ export async function addPending(
   record: NewPendingRecord,
   media: MediaRecord | null,
 ): Promise<PendingRecord> {
+  const [stored] = await addPendingAll(db, [{ record, media }]);
+  return stored!;
+}
+
+/**
+ * Adds mutations numbered in the given order, all or none, in one strict transaction (a tag swap's
+ * remove and add: one disk flush instead of two, and never half of a swap).
+ */
+export async function addPendingAll(
+  db: OutboxDb,
+  entries: readonly { record: NewPendingRecord; media: MediaRecord | null }[],
+): Promise<PendingRecord[]> {
   const tx = db.transaction(['pending', 'media', 'placeholders'], 'readwrite', STRICT);
-  const resolved = await tx.objectStore('placeholders').get(record.caseId);
-  const toStore = resolved ? applyResolution(record, resolved) : record;
-  // `seq` is absent so the store assigns the next number.
-  const seq = await tx.objectStore('pending').add(toStore as PendingRecord);
-  if (media) await tx.objectStore('media').put(media);
+  const resolutions = new Map<string, PlaceholderRecord | undefined>();
+  const stored: PendingRecord[] = [];
+  for (const { record, media } of entries) {
+    if (!resolutions.has(record.caseId))
+      resolutions.set(record.caseId, await tx.objectStore('placeholders').get(record.caseId));
+    const resolved = resolutions.get(record.caseId);
+    const toStore = resolved ? applyResolution(record, resolved) : record;
+    // `seq` is absent so the store assigns the next number.
+    const seq = await tx.objectStore('pending').add(toStore as PendingRecord);
+    if (media) await tx.objectStore('media').put(media);
+    stored.push({ ...toStore, seq });
+  }
   await tx.done;
-  return { ...toStore, seq };
+  return stored;
 }
 
 export async function listPending(db: OutboxDb): Promise<PendingRecord[]> {

@@ -113,6 +113,52 @@ describe('enqueue', () => {
   });
 });
 
+describe('enqueueAll', () => {
+  it("stores one tap's changes together, in order, between the changes enqueued before and after it", async () => {
+    const { open, server, seen, goOnline } = setup();
+    server.offline = true;
+    const outbox = open();
+    await outbox.start();
+    const [before, swap, after] = await Promise.all([
+      outbox.enqueue(age('case-1', 40)),
+      outbox.enqueueAll([caseMutations.removeTag('case-1', 'left'), caseMutations.addTag('case-1', 'right')]),
+      outbox.enqueue(age('case-1', 41)),
+    ]);
+    expect(swap.map((info) => info.kind)).toEqual(['removeTag', 'addTag']);
+    expect([before.seq, ...swap.map((info) => info.seq), after.seq]).toEqual(
+      [before.seq, ...swap.map((info) => info.seq), after.seq].sort((a, b) => a - b),
+    );
+    expect(seen.filter((e) => e.type === 'queued')).toHaveLength(4);
+    expect(await outbox.enqueueAll([])).toEqual([]);
+
+    await goOnline(outbox);
+    expect(server.applied.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'PATCH /v4/twiageCases/case-1',
+      'DELETE /v4/twiageCases/case-1/tags/left',
+      'POST /v4/twiageCases/case-1/tags?tagId=right',
+      'PATCH /v4/twiageCases/case-1',
+    ]);
+  });
+
+  it('stores all of them or none: a change that cannot be sealed keeps the others out too', async () => {
+    const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+    const aes = createAesGcmCodec(() => Promise.resolve(key));
+    const { open } = setup({
+      codec: {
+        seal: (plain) =>
+          new TextDecoder().decode(plain).includes('"age":13') ? Promise.reject(new Error('quota')) : aes.seal(plain),
+        open: (sealed) => aes.open(sealed),
+      },
+    });
+    const outbox = open();
+    await expect(outbox.enqueueAll([age('case-1', 12), age('case-1', 13)])).rejects.toThrow('quota');
+    await expect(outbox.enqueueAll([age('case-1', 14), { ...age('case-1', 15), path: 'v4/x' }])).rejects.toThrow(/path/);
+    expect(await outbox.pendingCount()).toBe(0);
+    await outbox.enqueue(age('case-1', 16));
+    expect(await outbox.pendingCount()).toBe(1);
+  });
+});
+
 describe('draining', () => {
   it('stores and sends changes enqueued at once in the order of the calls, with or without a body', async () => {
     // Found by tests/no-loss: a body-less change (a tag) overtook a complaint tapped just before it.

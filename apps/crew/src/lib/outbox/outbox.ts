@@ -110,6 +110,11 @@ export interface Outbox {
   stop(): Promise<void>;
   /** Queues a change; resolves once it is durably stored on this device. */
   enqueue(input: MutationInput): Promise<MutationInfo>;
+  /**
+   * Queues changes one after the other (one tap's: a swap's remove and add), all or none, in one
+   * transaction; resolves once they are durably stored.
+   */
+  enqueueAll(inputs: readonly MutationInput[]): Promise<MutationInfo[]>;
   /** Sends now, ignoring back-off; resolves when that pass is over. */
   flush(): Promise<void>;
   /** Resolves once no pass is running and the snapshot is up to date (tests; logout before `clear()`). */
@@ -535,6 +540,66 @@ export function createOutbox(options: OutboxOptions): Outbox {
     return new Uint8Array(await codec.open(bytes));
   }
 
+  // ---------- enqueue ----------
+
+  async function enqueueAll(inputs: readonly MutationInput[]): Promise<MutationInfo[]> {
+    inputs.forEach(validateInput);
+    if (inputs.length === 0) return [];
+    const now = clock.now();
+    // Sealing takes each change its own time (none without a body, long for a video), so two taps
+    // enqueued at once would be numbered — and sent — in the order their sealing ended. They are
+    // sealed side by side, but stored one after the other, in the order enqueue() was called.
+    const prepared = inputs.map((input) => {
+      const key = newKey();
+      const sealed = Promise.all([
+        input.body === undefined ? null : sealBody(input.body),
+        input.media ? blobBytes(input.media.blob).then(sealBytes) : null,
+      ]);
+      // Awaited in its turn; until then a failure (quota, no key) must not count as unhandled.
+      sealed.catch(() => undefined);
+      return { input, key, sealed };
+    });
+    const turn = enqueueTurn.then(async () => {
+      const entries: { record: store.NewPendingRecord; media: store.MediaRecord | null }[] = [];
+      for (const { input, key, sealed } of prepared) {
+        const [body, bytes] = await sealed;
+        entries.push({
+          record: {
+            key,
+            caseId: input.caseId,
+            placeholderId: null,
+            kind: input.kind,
+            method: input.method,
+            path: input.path,
+            createdAt: now,
+            attempts: 0,
+            nextAttemptAt: now,
+            lastError: null,
+            body,
+            media: input.media
+              ? {
+                  fileName: input.media.fileName,
+                  fileField: input.media.fileField ?? 'data',
+                  fields: { ...input.media.fields },
+                  type: input.media.blob.type,
+                  size: input.media.blob.size,
+                }
+              : null,
+          },
+          media: bytes ? { key, bytes } : null,
+        });
+      }
+      return store.addPendingAll(await getDb(), entries);
+    });
+    // The next enqueue waits for this one to be stored or to fail, never for its caller.
+    enqueueTurn = turn.catch(() => undefined);
+    const infos = (await turn).map(store.toInfo);
+    for (const info of infos) emit({ type: 'queued', mutation: info });
+    announceChange();
+    void kick(false);
+    return infos;
+  }
+
   // ---------- browser events ----------
 
   const onOnline = () => {
@@ -596,53 +661,11 @@ export function createOutbox(options: OutboxOptions): Outbox {
     },
 
     async enqueue(input) {
-      validateInput(input);
-      const now = clock.now();
-      const key = newKey();
-      // Sealing takes each change its own time (none without a body, long for a video), so two taps
-      // enqueued at once would be numbered — and sent — in the order their sealing ended. They are
-      // sealed side by side, but stored one after the other, in the order enqueue() was called.
-      const sealed = Promise.all([
-        input.body === undefined ? null : sealBody(input.body),
-        input.media ? blobBytes(input.media.blob).then(sealBytes) : null,
-      ]);
-      // Awaited in its turn; until then a failure (quota, no key) must not count as unhandled.
-      sealed.catch(() => undefined);
-      const turn = enqueueTurn.then(async () => {
-        const [body, bytes] = await sealed;
-        const record: store.NewPendingRecord = {
-          key,
-          caseId: input.caseId,
-          placeholderId: null,
-          kind: input.kind,
-          method: input.method,
-          path: input.path,
-          createdAt: now,
-          attempts: 0,
-          nextAttemptAt: now,
-          lastError: null,
-          body,
-          media: input.media
-            ? {
-                fileName: input.media.fileName,
-                fileField: input.media.fileField ?? 'data',
-                fields: { ...input.media.fields },
-                type: input.media.blob.type,
-                size: input.media.blob.size,
-              }
-            : null,
-        };
-        return store.addPending(await getDb(), record, bytes ? { key, bytes } : null);
-      });
-      // The next enqueue waits for this one to be stored or to fail, never for its caller.
-      enqueueTurn = turn.catch(() => undefined);
-      const stored = await turn;
-      const info = store.toInfo(stored);
-      emit({ type: 'queued', mutation: info });
-      announceChange();
-      void kick(false);
-      return info;
+      const [info] = await enqueueAll([input]);
+      return info!;
     },
+
+    enqueueAll,
 
     flush: () => kick(true),
 

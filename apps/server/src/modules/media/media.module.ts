@@ -12,6 +12,7 @@ import type { DB } from '../../db/schema.js';
 import type { RouteContext } from '../../http/bind-route.js';
 import type { CasesService } from '../cases/cases.service.js';
 import type { PublishCaseChange } from '../realtime/case-publisher.js';
+import { createMediaLinks } from './media-access.js';
 import { createLocalMediaStore, type MediaStore } from './media-store.js';
 import { createS3MediaStore } from './s3-media-store.js';
 import { createMediaRepository } from './media.repository.js';
@@ -24,6 +25,8 @@ export interface MediaModuleDeps {
   cases: CasesService;
   clock: Clock;
   config: Config['media'];
+  /** The server's signing secret; media links use a key derived from it. */
+  secret: string;
   publishChange?: PublishCaseChange;
   log: { warn(details: object, message: string): void };
   /** Another store (a bucket); by default files under `config.dir`. */
@@ -63,6 +66,7 @@ export function createMediaModule(deps: MediaModuleDeps) {
     clock: deps.clock,
     ffmpeg: { ffmpeg: config.ffmpeg, ffprobe: config.ffprobe },
     workDir,
+    links: createMediaLinks(deps.secret),
     concurrency: config.convertJobs,
     log: deps.log,
     ...(deps.publishChange ? { announce: deps.publishChange } : {}),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
@@ -16,6 +16,7 @@ import {
   type MediaType,
   type MediaUpload,
 } from '@inbound/contract';
+import { buildApp } from '../../app.js';
 import { IDS } from '../../seed/demo-data.js';
 import { createTestApp, expectClientError, type TestApp } from '../../test/app.js';
 import { makeTestMedia, probeFile, seconds, streamOf, type TestMedia } from './test-media.js';
@@ -296,6 +297,21 @@ describe('media routes', () => {
 
     await patchCase(caseId, { arrivedAt: new Date().toISOString() });
     expect(expectClientError(await upload(caseId, 'photo', media.jpeg), 409).code).toBe('case_closed');
+  });
+
+  it('removes day-old scratch files of a crashed upload at start, and keeps fresh ones', async () => {
+    const incoming = path.join(t.config.media.dir, '.incoming');
+    mkdirSync(incoming, { recursive: true });
+    const stale = path.join(incoming, 'cut-off-upload');
+    const fresh = path.join(incoming, 'upload-in-progress');
+    writeFileSync(stale, 'partial');
+    writeFileSync(fresh, 'partial');
+    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);
+    utimesSync(stale, twoDaysAgo, twoDaysAgo);
+    const restarted = await buildApp(t.config, { database: t.database, clock: t.clock });
+    await restarted.close();
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(fresh)).toBe(true);
   });
 
   it('does not serve a file by another name or of another case', async () => {

@@ -132,18 +132,32 @@ export async function mediaRoutes(
   );
 
   bindRoute(app, ctx, routes.listMedia, ({ principal, params }) => media.list(principal, params.id));
+  bindRoute(app, ctx, routes.mediaAccess, ({ principal, params }) =>
+    media.access(principal, params.id, params.uploadId),
+  );
+
+  const accessOf = (request: FastifyRequest): string | null => {
+    const access = (request.query as { access?: unknown } | undefined)?.access;
+    return typeof access === 'string' ? access : null;
+  };
 
   app.route({
     method: 'GET',
     url: '/media/twiage-cases/:id/uploads/:uploadId/:fileName',
     schema: { hide: true },
-    onRequest: [ctx.authenticate],
+    // With a link from `mediaAccess` (`?access=`) the link is the authorisation; otherwise the token.
+    onRequest: async function (request, reply) {
+      if (accessOf(request) === null) await ctx.authenticate.call(this, request, reply);
+    },
     handler: async (request, reply) => {
-      const principal = requirePrincipal(request);
       const parsed = MediaFileParams.safeParse(request.params);
       if (!parsed.success) throw badRequest('The media file address is not valid.');
       const { id, uploadId, fileName } = parsed.data;
-      const file = await media.file(principal, id, uploadId, fileName);
+      const access = accessOf(request);
+      const file =
+        access === null
+          ? await media.file(requirePrincipal(request), id, uploadId, fileName)
+          : await media.fileByLink(id, uploadId, fileName, access);
       return sendFile(request, reply, options.store, file, fileName);
     },
   });

@@ -17,6 +17,8 @@ import {
   MEDIA_TYPES,
   mediaFileName,
   mediaMessages,
+  MEDIA_ACCESS_TTL_MS,
+  type MediaAccessResponse,
   type MediaListResponse,
   type MediaStatus,
   type MediaType,
@@ -25,13 +27,14 @@ import {
 } from '@inbound/contract';
 import type { Clock } from '../../clock.js';
 import type { CaseMediaTable } from '../../db/schema.js';
-import { AppError, badRequest, conflict, notFound } from '../../errors.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import type { Principal } from '../auth/principal.js';
 import type { Answer, CasesService, WriteContext } from '../cases/cases.service.js';
 import type { PublishCaseChange } from '../realtime/case-publisher.js';
 import { createJobQueue, type JobQueue } from './conversion-queue.js';
 import { convert, durationMs, probe, unusableInput, type FfmpegPaths } from './ffmpeg.js';
 import type { MediaRepository } from './media.repository.js';
+import type { MediaLinks } from './media-access.js';
 import type { MediaStore } from './media-store.js';
 import { ACCEPTED, ACCEPTED_TEXT, sniff } from './sniff.js';
 
@@ -58,6 +61,7 @@ export interface MediaServiceDeps {
    * upload's event when it is recorded, with `event: null` when its conversion has finished.
    */
   announce?: PublishCaseChange;
+  links: MediaLinks;
 }
 
 type MediaRow = CaseMediaTable;
@@ -66,9 +70,11 @@ type MediaCounts = MediaUploadResponse['mediaCounts'];
 export const payloadTooLarge = (type: MediaType) =>
   new AppError(413, 'payload_too_large', mediaMessages.tooLarge(type, MEDIA_MAX_BYTES[type]));
 
-export function mediaUrl(caseId: string, uploadId: string, type: MediaType): string {
-  return `/media/twiage-cases/${encodeURIComponent(caseId)}/uploads/${encodeURIComponent(uploadId)}/${mediaFileName(type)}`;
-}
+const filePath = (caseId: string, uploadId: string, fileName: string): string =>
+  `/media/twiage-cases/${encodeURIComponent(caseId)}/uploads/${encodeURIComponent(uploadId)}/${fileName}`;
+
+export const mediaUrl = (caseId: string, uploadId: string, type: MediaType): string =>
+  filePath(caseId, uploadId, mediaFileName(type));
 
 function toUpload(row: MediaRow): MediaUpload {
   const type = row.type as MediaType;
@@ -90,7 +96,20 @@ function toCounts(counts: Map<string, number>): MediaCounts {
 }
 
 export function createMediaService(deps: MediaServiceDeps) {
-  const { repo, cases, store, clock, ffmpeg, workDir, log } = deps;
+  const { repo, cases, store, clock, ffmpeg, workDir, log, links } = deps;
+
+  /** The converted file of an upload of the case, once there is one. */
+  async function convertedFile(caseId: string, uploadId: string, fileName: string) {
+    const row = await repo.findById(uploadId);
+    if (!row || row.case_id !== caseId || fileName !== mediaFileName(row.type as MediaType)) {
+      throw notFound('Media file');
+    }
+    if (row.status === 'processing') throw conflict(mediaMessages.processing);
+    if (row.status === 'failed' || !row.output_key || !row.output_content_type) {
+      throw new AppError(409, 'conflict', mediaMessages.failed);
+    }
+    return { row, key: row.output_key, contentType: row.output_content_type };
+  }
   const announce: PublishCaseChange = deps.announce ?? (() => undefined);
 
   async function convertUpload(id: string, signal: AbortSignal): Promise<void> {
@@ -252,17 +271,39 @@ export function createMediaService(deps: MediaServiceDeps) {
       fileName: string,
     ): Promise<{ key: string; contentType: string; size: number }> {
       await cases.readable(principal, caseId);
-      const row = await repo.findById(uploadId);
-      if (!row || row.case_id !== caseId || fileName !== mediaFileName(row.type as MediaType)) {
-        throw notFound('Media file');
-      }
-      if (row.status === 'processing') throw conflict(mediaMessages.processing);
-      if (row.status === 'failed' || !row.output_key || !row.output_content_type) {
-        throw new AppError(409, 'conflict', mediaMessages.failed);
-      }
-      const size = await store.size(row.output_key);
+      const { key, contentType } = await convertedFile(caseId, uploadId, fileName);
+      const size = await store.size(key);
       if (size === null) throw notFound('Media file');
-      return { key: row.output_key, contentType: row.output_content_type, size };
+      return { key, contentType, size };
+    },
+
+    /** The same file for a request carrying a link from `access` instead of a token. */
+    async fileByLink(
+      caseId: string,
+      uploadId: string,
+      fileName: string,
+      access: string,
+    ): Promise<{ key: string; contentType: string; size: number }> {
+      if (!links.verify(filePath(caseId, uploadId, fileName), access, clock.now().getTime())) {
+        throw forbidden(mediaMessages.linkInvalid);
+      }
+      const { key, contentType } = await convertedFile(caseId, uploadId, fileName);
+      const size = await store.size(key);
+      if (size === null) throw notFound('Media file');
+      return { key, contentType, size };
+    },
+
+    /** A short-lived link to the upload's converted file, for a user allowed to see the case. */
+    async access(principal: Principal, caseId: string, uploadId: string): Promise<MediaAccessResponse> {
+      await cases.readable(principal, caseId);
+      const row = await repo.findById(uploadId);
+      if (!row || row.case_id !== caseId) throw notFound('Upload');
+      const { row: ready } = await convertedFile(caseId, uploadId, mediaFileName(row.type as MediaType));
+      const expiresAt = clock.now().getTime() + MEDIA_ACCESS_TTL_MS;
+      return {
+        url: links.sign(mediaUrl(caseId, ready.id, ready.type as MediaType), expiresAt),
+        expiresAt: new Date(expiresAt).toISOString(),
+      };
     },
   };
 }

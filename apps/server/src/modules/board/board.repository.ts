@@ -1,0 +1,210 @@
+/**
+ * The board's read model: a hospital's inbound cases with what a card needs, read in a few set-wise
+ * queries (never one query per case — the board is re-read on every change of any of its cases). It
+ * reads the case, chat and agency tables without changing them; its writes are the acknowledgement
+ * (through the cases' transaction path: row lock, next event seq, event and projection together) and
+ * the read audit.
+ */
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import type { TransactionRunner } from '../../db/group-commit.js';
+import type { CaseRow, CaseReadAuditTable, DB } from '../../db/schema.js';
+
+const MEDIA_EVENT_TYPES = ['photo', 'id', 'ekg', 'video', 'voicememo'] as const;
+
+export interface AcknowledgeInput {
+  caseId: string;
+  hospitalId: string;
+  userId: string;
+  byName: string;
+  at: string;
+}
+
+export type AcknowledgeOutcome =
+  | { kind: 'acknowledged'; event: { id: string; seq: number; type: 'acknowledged'; createdAt: string } }
+  | { kind: 'already'; byName: string; at: string }
+  | { kind: 'gone' }
+  | { kind: 'closed' };
+
+const count = (value: string | number | bigint | null | undefined): number => Number(value ?? 0);
+
+export function createBoardRepository(db: Kysely<DB>, transact?: TransactionRunner<DB>) {
+  const run: TransactionRunner<DB> = transact ?? ((work) => db.transaction().execute(work));
+  return {
+    openCases(hospitalId: string): Promise<CaseRow[]> {
+      return db
+        .selectFrom('cases')
+        .selectAll()
+        .where('destination_hospital_id', '=', hospitalId)
+        .where('arrived_at', 'is', null)
+        .orderBy('began_at')
+        .execute();
+    },
+
+    recentlyArrived(hospitalId: string, since: string, limit: number): Promise<CaseRow[]> {
+      return db
+        .selectFrom('cases')
+        .selectAll()
+        .where('destination_hospital_id', '=', hospitalId)
+        .where('arrived_at', 'is not', null)
+        .where('closed_at', '>=', since)
+        .orderBy('closed_at', 'desc')
+        .limit(limit)
+        .execute();
+    },
+
+    findCase(caseId: string): Promise<CaseRow | undefined> {
+      return db.selectFrom('cases').selectAll().where('id', '=', caseId).executeTakeFirst();
+    },
+
+    agencies(ids: readonly string[]) {
+      if (ids.length === 0) return Promise.resolve([]);
+      return db.selectFrom('agencies').select(['id', 'name']).where('id', 'in', ids).execute();
+    },
+
+    trucks(ids: readonly string[]) {
+      if (ids.length === 0) return Promise.resolve([]);
+      return db.selectFrom('trucks').select(['id', 'name', 'is_als']).where('id', 'in', ids).execute();
+    },
+
+    tags(caseIds: readonly string[]) {
+      if (caseIds.length === 0) return Promise.resolve([]);
+      return db
+        .selectFrom('case_tags')
+        .select(['case_id', 'tag_id'])
+        .where('case_id', 'in', caseIds)
+        .orderBy('case_id')
+        .orderBy('seq')
+        .execute();
+    },
+
+    tagValues(caseIds: readonly string[]) {
+      if (caseIds.length === 0) return Promise.resolve([]);
+      return db
+        .selectFrom('case_tag_values')
+        .select(['case_id', 'tag_id', 'fields', 'updated_at'])
+        .where('case_id', 'in', caseIds)
+        .orderBy('case_id')
+        .orderBy('seq')
+        .execute();
+    },
+
+    /** Crew messages not yet read by the hospital side, per case. */
+    async unreadChat(caseIds: readonly string[]): Promise<Map<string, number>> {
+      if (caseIds.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('chat_messages')
+        .select(['case_id', (eb) => eb.fn.countAll<string | number>().as('n')])
+        .where('case_id', 'in', caseIds)
+        .where('sender_side', '=', 'crew')
+        .where('read_at', 'is', null)
+        .groupBy('case_id')
+        .execute();
+      return new Map(rows.map((r) => [r.case_id, count(r.n)]));
+    },
+
+    /** Media items (photo, ID, EKG, video, voice memo) recorded per case. */
+    async mediaCounts(caseIds: readonly string[]): Promise<Map<string, Map<string, number>>> {
+      const counts = new Map<string, Map<string, number>>();
+      if (caseIds.length === 0) return counts;
+      const rows = await db
+        .selectFrom('case_events')
+        .select(['case_id', 'type', (eb) => eb.fn.countAll<string | number>().as('n')])
+        .where('case_id', 'in', caseIds)
+        .where('type', 'in', MEDIA_EVENT_TYPES)
+        .groupBy(['case_id', 'type'])
+        .execute();
+      for (const row of rows) {
+        const perType = counts.get(row.case_id) ?? new Map<string, number>();
+        perType.set(row.type, count(row.n));
+        counts.set(row.case_id, perType);
+      }
+      return counts;
+    },
+
+    /** The case's event log with each actor's display name, oldest first. */
+    events(caseId: string) {
+      return db
+        .selectFrom('case_events')
+        .leftJoin('users', 'users.id', 'case_events.actor_user_id')
+        .select([
+          'case_events.seq',
+          'case_events.type',
+          'case_events.created_at',
+          'case_events.client_created_at',
+          'case_events.payload',
+          'users.display_name',
+        ])
+        .where('case_events.case_id', '=', caseId)
+        .orderBy('case_events.seq')
+        .execute();
+    },
+
+    async displayName(userId: string): Promise<string | null> {
+      const row = await db.selectFrom('users').select('display_name').where('id', '=', userId).executeTakeFirst();
+      return row?.display_name ?? null;
+    },
+
+    /**
+     * Marks the case seen by the hospital, once: under the case's row lock, so two staff tapping at
+     * once make one event; a case already acknowledged by this hospital answers that acknowledgement.
+     */
+    acknowledge(input: AcknowledgeInput): Promise<AcknowledgeOutcome> {
+      return run(async (trx) => {
+        const current = await trx
+          .updateTable('cases')
+          .set({ version: sql<number>`version` })
+          .where('id', '=', input.caseId)
+          .returningAll()
+          .executeTakeFirst();
+        if (!current || current.destination_hospital_id !== input.hospitalId) return { kind: 'gone' };
+        if (
+          current.acknowledged_hospital_id === input.hospitalId &&
+          current.acknowledged_at !== null &&
+          current.acknowledged_by_name !== null
+        ) {
+          return { kind: 'already', byName: current.acknowledged_by_name, at: current.acknowledged_at };
+        }
+        if (current.arrived_at !== null) return { kind: 'closed' };
+        const seq = Number(current.version) + 1;
+        const id = randomUUID();
+        await trx
+          .insertInto('case_events')
+          .values({
+            id,
+            case_id: input.caseId,
+            seq,
+            type: 'acknowledged',
+            actor_user_id: input.userId,
+            created_at: input.at,
+            client_created_at: null,
+            payload: JSON.stringify({ hospitalId: input.hospitalId, byName: input.byName }),
+          })
+          .execute();
+        await trx
+          .updateTable('cases')
+          .set({
+            version: seq,
+            updated_at: input.at,
+            acknowledged_hospital_id: input.hospitalId,
+            acknowledged_by: input.userId,
+            acknowledged_by_name: input.byName,
+            acknowledged_at: input.at,
+          })
+          .where('id', '=', input.caseId)
+          .execute();
+        return { kind: 'acknowledged', event: { id, seq, type: 'acknowledged', createdAt: input.at } };
+      });
+    },
+
+    async recordReads(rows: Omit<CaseReadAuditTable, 'id'>[]): Promise<void> {
+      if (rows.length === 0) return;
+      await db
+        .insertInto('case_read_audit')
+        .values(rows.map((row) => ({ id: randomUUID(), ...row })))
+        .execute();
+    },
+  };
+}
+
+export type BoardRepository = ReturnType<typeof createBoardRepository>;
