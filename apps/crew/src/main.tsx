@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { validateSession } from './features/auth/session';
 import { hydrateSession, useSession } from './lib/session';
+import { caseScreenExpected, rememberCaseScreen } from './routing/caseScreenHint';
 import { createAppRouter, preloadCasePage } from './routing/routes';
 import './styles.css';
 
@@ -17,15 +18,21 @@ async function main(): Promise<void> {
   // A failed load is reported below, once the session is read; until then it is not unhandled.
   outboxCode.catch(() => undefined);
   wipeCode.catch(() => undefined);
+  // A restart with a case open (offline, in the ambulance) goes straight to the case screen: its code
+  // loads beside the outbox's and while the session is decrypted, not after the first render asks for it.
+  if (caseScreenExpected()) preloadCasePage();
   try {
     await hydrateSession();
   } catch (error) {
     console.error('stored session could not be read; starting signed out', error);
   }
   validateSession();
-  // A restart with a case open (offline, in the ambulance) goes straight to the case screen: its code
-  // loads beside the outbox's instead of after the first render asks for it.
+  // No hint (first start after an update, storage cleared): still load it before the first render.
   if (useSession.getState().caseActive) preloadCasePage();
+  rememberCaseScreen(useSession.getState().caseActive);
+  useSession.subscribe((state, previous) => {
+    if (state.caseActive !== previous.caseActive) rememberCaseScreen(state.caseActive);
+  });
   void outboxCode
     .then(({ startCaseOutbox }) => startCaseOutbox())
     .catch((error: unknown) => console.error('the outbox could not start', error));

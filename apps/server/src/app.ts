@@ -26,6 +26,10 @@ import { authRoutes, createAuthenticateHook } from './modules/auth/auth.routes.j
 import { createAuthService } from './modules/auth/auth.service.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './modules/auth/passwords.js';
 import { createTokenService } from './modules/auth/tokens.js';
+import { createBoardRepository } from './modules/board/board.repository.js';
+import { boardRoutes } from './modules/board/board.routes.js';
+import { createBoardService } from './modules/board/board.service.js';
+import { createReadAudit } from './modules/board/read-audit.js';
 import { createBroadcastsRepository } from './modules/broadcasts/broadcasts.repository.js';
 import { broadcastsRoutes } from './modules/broadcasts/broadcasts.routes.js';
 import { createBroadcastsService } from './modules/broadcasts/broadcasts.service.js';
@@ -204,6 +208,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     agencies,
     complaints,
     hospitals,
+    // `transfers` is built further down; it is only called per request, after both exist.
+    transfers: { inProgress: (caseId) => transfers.inProgress(caseId) },
   });
 
   const caseLookup = createCasesRepository(db);
@@ -330,6 +336,20 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   pushRoutes(app, ctx, push);
   transfersRoutes(app, ctx, transfers);
   casesRoutes(app, ctx, cases, publishCaseChange);
+  const boardRepo = createBoardRepository(db, caseTransactions);
+  boardRoutes(
+    app,
+    ctx,
+    createBoardService({
+      repo: boardRepo,
+      audit: createReadAudit((rows) => boardRepo.recordReads(rows)),
+      clock,
+      hospitals,
+      complaints,
+      agencies,
+      publishChange: publishCaseChange,
+    }),
+  );
   await media.routes(app, ctx);
   await realtimeRoutes(app, ctx, realtime, {
     maxFrameBytes: config.realtime.maxFrameBytes,

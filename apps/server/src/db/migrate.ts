@@ -9,6 +9,7 @@ import * as media from './migrations/20261122_0230_media.js';
 import * as realtime from './migrations/20261122_0240_realtime.js';
 import * as chatPushTransfers from './migrations/20261122_0250_chat_push_transfers.js';
 import * as board from './migrations/20261122_0310_board.js';
+import * as broadcastKeys from './migrations/20261122_0400_broadcast_idempotency_keys.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121_2330_initial_schema': initialSchema,
@@ -17,6 +18,7 @@ export const migrations: Record<string, Migration> = {
   '20261122_0240_realtime': realtime,
   '20261122_0250_chat_push_transfers': chatPushTransfers,
   '20261122_0310_board': board,
+  '20261122_0400_broadcast_idempotency_keys': broadcastKeys,
 };
 
 function migrator(db: Kysely<unknown>): Migrator {

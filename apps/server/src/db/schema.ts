@@ -130,6 +130,17 @@ export interface BroadcastAgenciesTable {
   agency_id: string;
 }
 
+export interface BroadcastIdempotencyKeysTable {
+  user_id: string;
+  key: string;
+  broadcast_id: string;
+  /** sha-256 of method, URL and body. */
+  request_hash: string;
+  /** JSON: the body first answered. */
+  response: string;
+  created_at: string;
+}
+
 export interface SessionsTable {
   jti: string;
   user_id: string;
@@ -379,6 +390,7 @@ export interface DB {
   complaint_sets: ComplaintSetsTable;
   broadcasts: BroadcastsTable;
   broadcast_agencies: BroadcastAgenciesTable;
+  broadcast_idempotency_keys: BroadcastIdempotencyKeysTable;
   sessions: SessionsTable;
   sign_in_throttle: SignInThrottleTable;
   feedback: FeedbackTable;

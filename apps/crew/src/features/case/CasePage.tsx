@@ -7,6 +7,7 @@ import { AgeGender } from './AgeGender';
 import { destinationOf, isCaseClosable } from './caseModel';
 import { CaseTabs } from './CaseTabs';
 import { CloseCaseDialog, type CloseStep } from './CloseCase';
+import { EdAcknowledgement } from './EdAcknowledgement';
 import { HospitalBar, HospitalPicker } from './HospitalSelector';
 import { closeCase } from './mutations';
 import { NetworkStatus } from './NetworkStatus';
@@ -51,6 +52,7 @@ export function CasePage() {
         end={<MessageCenterButton />}
       />
       <NetworkStatus caseId={caseData.id} />
+      <EdAcknowledgement caseId={caseData.id} />
       <div className="case-layout">
         <section className="case-layout__patient" aria-label="Patient">
           <PatientSummary caseData={caseData} />

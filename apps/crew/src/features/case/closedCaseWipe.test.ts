@@ -185,6 +185,33 @@ describe('wiping a closed case', () => {
     expect(await store.keys()).not.toContain('closedCases');
   });
 
+  it('follows a placeholder answered by a page that died before saving the answer', async () => {
+    const createdAt = new Date().toISOString();
+    mockFetch({
+      'POST /v4/twiageCases': {
+        status: 201,
+        body: { id: 'case-7', caseNumber: 'RV-7AA', channelId: 'case:case-7', ownedBy: 'u-medic1', createdAt },
+      },
+    });
+    resetSessionForTests({ ...signedInSession() });
+    await caseOutbox.start();
+    const placeholderId = 'placeholder-1763766000000';
+    await enqueueInOrder([
+      caseMutations.createCase(placeholderId, { emsAgency: 'riverside', truck: 't-medic1', beganAt: createdAt }),
+    ]);
+    await deliver();
+    expect(await caseOutbox.resolvePlaceholder(placeholderId)).toMatchObject({ caseId: 'case-7' });
+    // What the next page reads from storage: the closed case still under its placeholder id.
+    useSession.setState({ closedCases: [{ id: placeholderId, caseNumber: '...', closedAt: createdAt }] });
+    const wipe = deps();
+
+    expect(await wipeDeliveredClosedCases(wipe)).toEqual([placeholderId, 'case-7']);
+    expect(wipe.wipeServiceWorkerCache).toHaveBeenCalledWith([placeholderId, 'case-7']);
+    expect(useSession.getState().closedCases).toEqual([]);
+    expect(await caseOutbox.resolvePlaceholder(placeholderId)).toBeNull();
+    expect(await outboxRecords()).toEqual([]);
+  });
+
   it('runs by itself: a close that is delivered at once is wiped without anyone asking', async () => {
     mockFetch({ 'PATCH /v4/twiageCases/case-1': accepted });
     resetSessionForTests({ ...signedInSession(), case: localCase(), caseActive: true });

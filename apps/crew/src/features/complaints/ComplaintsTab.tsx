@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { memo, useCallback, useMemo, useState } from 'react';
 import { DATA_ENABLED_CATEGORY, messages, type Complaint, type ComplaintSet, type Tag } from '@inbound/contract';
 import type { StoredCase } from '../../lib/session';
 import { Spinner } from '../../ui/Spinner';
@@ -98,8 +98,14 @@ function ComplaintDetail({
   onBack: () => void;
 }) {
   const [dataTag, setDataTag] = useState<Tag | null>(null);
-  const allTags = complaintTags(complaint);
+  const allTags = useMemo(() => complaintTags(complaint), [complaint]);
   const selected = new Set(caseData.tags.map((tag) => tag.id));
+  // Stable, so that a tap re-renders only the buttons whose state changed (TagButton is memoised), not
+  // every tag of the complaint: the tap is answered sooner on a slow phone.
+  const onTap = useCallback(
+    (tag: Tag) => (tag.category === DATA_ENABLED_CATEGORY ? setDataTag(tag) : void tapTag(tag, allTags)),
+    [allTags],
+  );
   return (
     <div className="complaint-detail">
       <button
@@ -121,20 +127,14 @@ function ComplaintDetail({
           <div className="tag-section__tags">
             {section.tags.map((tag) => {
               const isSelected = selected.has(tag.id);
-              const background = tagBackground(complaint, isSelected);
-              const dataEnabled = tag.category === DATA_ENABLED_CATEGORY;
               return (
-                <button
+                <TagButton
                   key={tag.id}
-                  type="button"
-                  className="tag"
-                  style={{ backgroundColor: background, color: textColorFor(background) }}
-                  aria-pressed={isSelected}
-                  aria-haspopup={dataEnabled ? 'dialog' : undefined}
-                  onClick={() => (dataEnabled ? setDataTag(tag) : void tapTag(tag, allTags))}
-                >
-                  {tag.name}
-                </button>
+                  tag={tag}
+                  selected={isSelected}
+                  background={tagBackground(complaint, isSelected)}
+                  onTap={onTap}
+                />
               );
             })}
           </div>
@@ -151,3 +151,28 @@ function ComplaintDetail({
     </div>
   );
 }
+
+const TagButton = memo(function TagButton({
+  tag,
+  selected,
+  background,
+  onTap,
+}: {
+  tag: Tag;
+  selected: boolean;
+  background: string;
+  onTap: (tag: Tag) => void;
+}) {
+  return (
+    <button
+      type="button"
+      className="tag"
+      style={{ backgroundColor: background, color: textColorFor(background) }}
+      aria-pressed={selected}
+      aria-haspopup={tag.category === DATA_ENABLED_CATEGORY ? 'dialog' : undefined}
+      onClick={() => onTap(tag)}
+    >
+      {tag.name}
+    </button>
+  );
+});

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { BroadcastMessage, channelName, type RealtimeEvent } from '@inbound/contract';
 import { api } from '../../lib/apiClient';
-import { realtime } from '../../lib/realtime';
+import { realtime, type ConnectionState } from '../../lib/realtime';
 import { useRealtimeState } from '../../lib/realtime/useChannel';
 import { useSession } from '../../lib/session';
 import { newestFirst } from './unread';
@@ -18,7 +18,7 @@ export const BROADCAST_FALLBACK_POLL_MS = 60_000;
  * not open.
  */
 export function useBroadcasts() {
-  const live = useRealtimeState() === 'open';
+  const connection = useRealtimeState();
   const queryClient = useQueryClient();
   return useQuery({
     queryKey: broadcastKeys.all,
@@ -29,8 +29,13 @@ export function useBroadcasts() {
       const ids = new Set(fetched.map((message) => message._id));
       return newestFirst([...fetched, ...cached.filter((message) => !ids.has(message._id))]);
     },
-    refetchInterval: live ? false : BROADCAST_FALLBACK_POLL_MS,
+    refetchInterval: broadcastPollInterval(connection),
   });
+}
+
+/** The fallback refresh: none while the socket brings broadcasts live, every 60 s otherwise. */
+export function broadcastPollInterval(connection: ConnectionState): number | false {
+  return connection === 'open' ? false : BROADCAST_FALLBACK_POLL_MS;
 }
 
 /** Subscribes to the broadcast channel of each of the user's teams while mounted (the envelope is). */

@@ -19,7 +19,11 @@ export function createAesGcmCodec(getKey: () => Promise<CryptoKey>): OutboxCodec
   return {
     async seal(plain: Uint8Array): Promise<SealedBytes> {
       const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-      const data = await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, known ?? (await loadKey()), plain as BufferSource);
+      const data = await crypto.subtle.encrypt(
+        { name: 'AES-GCM', iv },
+        known ?? (await loadKey()),
+        plain as BufferSource,
+      );
       return { iv, data };
     },
     async open(sealed: SealedBytes): Promise<Uint8Array> {

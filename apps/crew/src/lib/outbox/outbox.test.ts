@@ -134,7 +134,7 @@ describe('enqueueAll', () => {
     await goOnline(outbox);
     expect(server.applied.map((r) => `${r.method} ${r.path}`)).toEqual([
       'PATCH /v4/twiageCases/case-1',
-      'DELETE /v4/twiageCases/case-1/tags/left',
+      'DELETE /v4/twiageCases/case-1/tags?tagId=left',
       'POST /v4/twiageCases/case-1/tags?tagId=right',
       'PATCH /v4/twiageCases/case-1',
     ]);
@@ -152,7 +152,9 @@ describe('enqueueAll', () => {
     });
     const outbox = open();
     await expect(outbox.enqueueAll([age('case-1', 12), age('case-1', 13)])).rejects.toThrow('quota');
-    await expect(outbox.enqueueAll([age('case-1', 14), { ...age('case-1', 15), path: 'v4/x' }])).rejects.toThrow(/path/);
+    await expect(outbox.enqueueAll([age('case-1', 14), { ...age('case-1', 15), path: 'v4/x' }])).rejects.toThrow(
+      /path/,
+    );
     expect(await outbox.pendingCount()).toBe(0);
     await outbox.enqueue(age('case-1', 16));
     expect(await outbox.pendingCount()).toBe(1);

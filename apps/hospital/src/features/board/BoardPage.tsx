@@ -1,12 +1,16 @@
 import { useMe } from '../auth/queries';
 import { useSignOut } from '../auth/mutations';
+import { BoardToolbar } from './BoardToolbar';
 import { HospitalHeader } from './HospitalHeader';
+import { InboundBoard } from './InboundBoard';
 import { useHospitals } from './queries';
+import { useSoundSetting } from './useP1Alerts';
 
-/** The console's home. For now the hospital header; the inbound board itself is its own issue. */
+/** The console's home: the live inbound board of each hospital the user staffs. */
 export function BoardPage() {
   const me = useMe();
   const signOut = useSignOut();
+  const [soundOn, setSoundOn] = useSoundSetting();
   const hospitalQueries = useHospitals(me.data?.hospitalMemberships.map((membership) => membership._id) ?? []);
 
   if (me.isPending) return <Loading />;
@@ -28,18 +32,23 @@ export function BoardPage() {
         signingOut={signOut.isPending}
       />
       <main className="board">
-        <section className="panel" aria-labelledby="inbound-title">
-          <h2 id="inbound-title">Inbound patients</h2>
-          {hospitals.length > 0 ? (
-            <p className="muted">
-              Ambulances pre-notifying {hospitals.map((h) => h.name).join(' or ')} will appear here.
-            </p>
-          ) : isAdmin ? (
-            <p className="muted">You administer the organisation. Hospital boards are shown to their ED staff.</p>
-          ) : (
-            <p className="muted">Your account is not linked to an emergency department. Ask your administrator.</p>
-          )}
-        </section>
+        {hospitals.length > 0 ? (
+          <>
+            <BoardToolbar soundOn={soundOn} onSoundChange={setSoundOn} />
+            {hospitals.map((h) => (
+              <InboundBoard key={h._id} hospitalId={h._id} soundOn={soundOn} />
+            ))}
+          </>
+        ) : (
+          <section className="panel" aria-labelledby="inbound-title">
+            <h2 id="inbound-title">Inbound patients</h2>
+            {isAdmin ? (
+              <p className="muted">You administer the organisation. Hospital boards are shown to their ED staff.</p>
+            ) : (
+              <p className="muted">Your account is not linked to an emergency department. Ask your administrator.</p>
+            )}
+          </section>
+        )}
       </main>
     </div>
   );

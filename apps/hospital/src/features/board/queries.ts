@@ -1,9 +1,14 @@
-import { useQueries } from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/client';
 
 export const hospitalKeys = {
   all: ['hospitals'] as const,
   detail: (id: string) => [...hospitalKeys.all, id] as const,
+};
+
+export const boardKeys = {
+  board: (hospitalId: string) => ['inbound', hospitalId] as const,
+  detail: (hospitalId: string, caseId: string) => ['inbound', hospitalId, caseId] as const,
 };
 
 /** The hospitals the signed-in user staffs, one query each (a user usually staffs one ED). */
@@ -13,5 +18,31 @@ export function useHospitals(ids: readonly string[]) {
       queryKey: hospitalKeys.detail(id),
       queryFn: () => api('hospital', { params: { id } }),
     })),
+  });
+}
+
+/** The inbound board; refetched by the real-time notices (see useBoardUpdates), not by polling. */
+export function useInboundBoard(hospitalId: string) {
+  return useQuery({
+    queryKey: boardKeys.board(hospitalId),
+    queryFn: () => api('inboundBoard', { params: { id: hospitalId } }),
+  });
+}
+
+export function useInboundCase(hospitalId: string, caseId: string) {
+  return useQuery({
+    queryKey: boardKeys.detail(hospitalId, caseId),
+    queryFn: () => api('inboundCase', { params: { id: hospitalId, caseId } }),
+  });
+}
+
+export function useAcknowledge(hospitalId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (caseId: string) => api('acknowledgeCase', { params: { id: hospitalId, caseId } }),
+    onSuccess: (_answer, caseId) => {
+      void queryClient.invalidateQueries({ queryKey: boardKeys.board(hospitalId), exact: true });
+      void queryClient.invalidateQueries({ queryKey: boardKeys.detail(hospitalId, caseId) });
+    },
   });
 }

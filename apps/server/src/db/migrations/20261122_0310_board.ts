@@ -24,8 +24,16 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('access', 'text', (c) => c.notNull())
     .addColumn('read_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('case_read_audit_case_idx').on('case_read_audit').columns(['case_id', 'read_at']).execute();
-  await db.schema.createIndex('case_read_audit_user_idx').on('case_read_audit').columns(['user_id', 'read_at']).execute();
+  await db.schema
+    .createIndex('case_read_audit_case_idx')
+    .on('case_read_audit')
+    .columns(['case_id', 'read_at'])
+    .execute();
+  await db.schema
+    .createIndex('case_read_audit_user_idx')
+    .on('case_read_audit')
+    .columns(['user_id', 'read_at'])
+    .execute();
   // The board lists a hospital's open cases: without this every board read scans all cases.
   await db.schema
     .createIndex('cases_destination_idx')

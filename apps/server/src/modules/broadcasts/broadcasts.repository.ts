@@ -1,18 +1,39 @@
 /** Broadcast messages and the agencies each was sent to. Queries only. */
-import type { Insertable, Kysely } from 'kysely';
-import type { BroadcastsTable, DB } from '../../db/schema.js';
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { BroadcastIdempotencyKeysTable, BroadcastsTable, DB } from '../../db/schema.js';
+
+export type StoredBroadcastKey = Pick<Selectable<BroadcastIdempotencyKeysTable>, 'request_hash' | 'response'>;
 
 export function createBroadcastsRepository(db: Kysely<DB>) {
   return {
-    /** The broadcast and its recipients, together or not at all. */
-    async insert(row: Insertable<BroadcastsTable>, agencyIds: readonly string[]): Promise<void> {
+    /**
+     * The broadcast, its recipients and the idempotency key of the request that sent it, together or
+     * not at all: a racing duplicate fails on the key's primary key and nothing of it is written.
+     */
+    async insert(
+      row: Insertable<BroadcastsTable>,
+      agencyIds: readonly string[],
+      key: Insertable<BroadcastIdempotencyKeysTable>,
+    ): Promise<void> {
       await db.transaction().execute(async (trx) => {
         await trx.insertInto('broadcasts').values(row).execute();
         await trx
           .insertInto('broadcast_agencies')
           .values(agencyIds.map((agency_id) => ({ broadcast_id: row.id, agency_id })))
           .execute();
+        await trx.insertInto('broadcast_idempotency_keys').values(key).execute();
       });
+    },
+
+    async findKey(userId: string, key: string): Promise<StoredBroadcastKey | null> {
+      return (
+        (await db
+          .selectFrom('broadcast_idempotency_keys')
+          .select(['request_hash', 'response'])
+          .where('user_id', '=', userId)
+          .where('key', '=', key)
+          .executeTakeFirst()) ?? null
+      );
     },
 
     /** Newest first, addressed to any of the agencies. */

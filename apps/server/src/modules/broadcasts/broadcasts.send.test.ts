@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BroadcastMessage, BroadcastsResponse, routes } from '@inbound/contract';
+import { BroadcastMessage, BroadcastsResponse, routes, serverMessages } from '@inbound/contract';
 import { IDS } from '../../seed/demo-data.js';
 import { createTestApp, expectClientError, type TestApp } from '../../test/app.js';
 import { addUser, published, send, signInAll } from '../../test/crew-api.js';
@@ -12,8 +13,11 @@ describe('sending broadcasts', () => {
   let medic3: string;
   let edStMarys: string;
 
-  const sendBroadcast = (token: string | null, body: unknown) =>
-    send(t, 'POST', routes.sendBroadcast.path, token, { body, key: null });
+  // A fresh Idempotency-Key each time unless one is given (null: none).
+  const sendBroadcast = (token: string | null, body: unknown, key?: string | null) =>
+    send(t, 'POST', routes.sendBroadcast.path, token, { body, ...(key !== undefined ? { key } : {}) });
+  const storedWith = (content: string) =>
+    t.database.db.selectFrom('broadcasts').select('id').where('content', '=', content).execute();
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -77,6 +81,54 @@ describe('sending broadcasts', () => {
       content: 'Trauma bay open again.',
     });
     expect(res.statusCode, res.body).toBe(201);
+  });
+
+  it('takes an Idempotency-Key: a retry answers the first broadcast and sends nothing again', async () => {
+    const body = {
+      hospitalId: IDS.hospitals.riversideRegional,
+      emsAgencyIds: [IDS.agencies.riverside],
+      content: `Helipad closed (${randomUUID()})`,
+    };
+    expect(expectClientError(await sendBroadcast(ed1, body, null), 400).message).toBe(
+      serverMessages.idempotencyKeyMissing,
+    );
+    expect(await storedWith(body.content)).toEqual([]);
+
+    const key = randomUUID();
+    const first = await sendBroadcast(ed1, body, key);
+    expect(first.statusCode, first.body).toBe(201);
+    const retry = await sendBroadcast(ed1, body, key);
+    expect(retry.statusCode, retry.body).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.json()).toEqual(first.json());
+    expect(await storedWith(body.content)).toHaveLength(1);
+    const live = (await published(t, `broadcast:${IDS.agencies.riverside}`, 'broadcast.message')).filter(
+      (e) => BroadcastMessage.parse(e.data).content === body.content,
+    );
+    expect(live).toHaveLength(1);
+
+    const other = { ...body, content: `${body.content} (corrected)` };
+    expect(expectClientError(await sendBroadcast(ed1, other, key), 409).message).toBe(
+      serverMessages.idempotencyKeyReused,
+    );
+    expect(await storedWith(other.content)).toEqual([]);
+    // Keys are per sender: another user's request with the same key is its own broadcast.
+    const byAdmin = await sendBroadcast(admin, body, key);
+    expect(byAdmin.statusCode, byAdmin.body).toBe(201);
+    expect(BroadcastMessage.parse(byAdmin.json())._id).not.toBe(BroadcastMessage.parse(first.json())._id);
+  });
+
+  it('sends one broadcast for two racing requests with the same key', async () => {
+    const body = {
+      hospitalId: IDS.hospitals.riversideRegional,
+      emsAgencyIds: [IDS.agencies.riverside],
+      content: `Racing retry (${randomUUID()})`,
+    };
+    const key = randomUUID();
+    const answers = await Promise.all([sendBroadcast(ed1, body, key), sendBroadcast(ed1, body, key)]);
+    for (const res of answers) expect(res.statusCode, res.body).toBe(201);
+    expect(new Set(answers.map((res) => BroadcastMessage.parse(res.json())._id)).size).toBe(1);
+    expect(await storedWith(body.content)).toHaveLength(1);
   });
 
   it("refuses crews, another hospital's ED staff, agencies not delivering there, and bad input", async () => {

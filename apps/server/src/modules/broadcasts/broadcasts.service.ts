@@ -3,16 +3,22 @@
  * recipient list shows only those teams, so one agency never learns which other agencies a message
  * went to. ED staff (or an organisation admin) send them for a hospital, to agencies that deliver to
  * it; each is stored, then published live on `broadcast:{agencyId}` of every recipient.
+ *
+ * A send takes an Idempotency-Key like the case writes: the same key with the same request answers
+ * the first broadcast and writes and publishes nothing; the same key with another request is 409.
  */
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { channelName, type BroadcastMessage, type SendBroadcastBody } from '@inbound/contract';
+import { channelName, serverMessages, type BroadcastMessage, type SendBroadcastBody } from '@inbound/contract';
 import type { Clock } from '../../clock.js';
 import { fromFlag, toFlag } from '../../db/json.js';
-import { badRequest, forbidden, notFound } from '../../errors.js';
+import { toJson } from '../../db/json.js';
+import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { isOrgAdmin, type Principal } from '../auth/principal.js';
+import type { Answer, WriteContext } from '../cases/cases.service.js';
+import { isUniqueViolation } from '../cases/cases.repository.js';
 import type { RealtimePublisher } from '../realtime/publisher.js';
-import type { BroadcastsRepository } from './broadcasts.repository.js';
+import type { BroadcastsRepository, StoredBroadcastKey } from './broadcasts.repository.js';
 
 export const BROADCAST_LIST_LIMIT = 100;
 export const broadcastChannel = (agencyId: string) => channelName('broadcast', agencyId);
@@ -27,10 +33,20 @@ export interface BroadcastsServiceDeps {
   agencies: { agencyIdsDeliveringTo(hospitalId: string): Promise<string[]> };
 }
 
+function replay(stored: StoredBroadcastKey, ctx: WriteContext): Answer<BroadcastMessage> {
+  if (stored.request_hash !== ctx.requestHash) {
+    throw conflict(serverMessages.idempotencyKeyReused, 'idempotency_key_reused');
+  }
+  return { body: JSON.parse(stored.response) as BroadcastMessage, replayed: true };
+}
+
 export function createBroadcastsService({ repo, clock, publisher, hospitals, agencies }: BroadcastsServiceDeps) {
   return {
     /** POST /notification/broadcasts: answers the broadcast as sent (all its recipients). */
-    async send(principal: Principal, body: SendBody): Promise<BroadcastMessage> {
+    async send(principal: Principal, ctx: WriteContext, body: SendBody): Promise<Answer<BroadcastMessage>> {
+      // A known key is answered before the checks, as the case writes do: the first request passed them.
+      const known = await repo.findKey(principal.userId, ctx.idempotencyKey);
+      if (known) return replay(known, ctx);
       if (!isOrgAdmin(principal) && !principal.edHospitalIds.includes(body.hospitalId)) throw forbidden();
       const [hospital] = await hospitals.hospitalsByIds([body.hospitalId]);
       if (!hospital) throw notFound('Hospital');
@@ -42,18 +58,6 @@ export function createBroadcastsService({ repo, clock, publisher, hospitals, age
       }
       const id = randomUUID();
       const createdAt = clock.now().toISOString();
-      await repo.insert(
-        {
-          id,
-          content: body.content,
-          urgent: toFlag(body.urgent),
-          type: body.type,
-          case_number: body.caseNumber,
-          sender_organization_name: hospital.name,
-          created_at: createdAt,
-        },
-        recipients,
-      );
       const message: BroadcastMessage = {
         _id: id,
         timestamp: createdAt,
@@ -64,6 +68,33 @@ export function createBroadcastsService({ repo, clock, publisher, hospitals, age
         senderOrganizationName: hospital.name,
         emsAgencies: recipients,
       };
+      try {
+        await repo.insert(
+          {
+            id,
+            content: body.content,
+            urgent: toFlag(body.urgent),
+            type: body.type,
+            case_number: body.caseNumber,
+            sender_organization_name: hospital.name,
+            created_at: createdAt,
+          },
+          recipients,
+          {
+            user_id: principal.userId,
+            key: ctx.idempotencyKey,
+            broadcast_id: id,
+            request_hash: ctx.requestHash,
+            response: toJson(message),
+            created_at: createdAt,
+          },
+        );
+      } catch (error) {
+        // A duplicate that raced this one past the lookup above committed first: answer with its broadcast.
+        const winner = isUniqueViolation(error) ? await repo.findKey(principal.userId, ctx.idempotencyKey) : null;
+        if (winner) return replay(winner, ctx);
+        throw error;
+      }
       // Each agency's copy names only that agency, as the list does.
       for (const agencyId of recipients) {
         await publisher.publish(broadcastChannel(agencyId), {
@@ -71,7 +102,7 @@ export function createBroadcastsService({ repo, clock, publisher, hospitals, age
           data: { ...message, emsAgencies: [agencyId] },
         });
       }
-      return message;
+      return { body: message, replayed: false };
     },
 
     channels(principal: Principal): Promise<{ channels: { broadcast: string[] } }> {

@@ -13,8 +13,9 @@
  * Step 1 stays outside because another module's reads must not run inside our transaction (on SQLite
  * the writer connection is held by it).
  *
- * Who: only users on the case's access list — its owner (the crew who started it) and, once the
- * transfer issue lands, crews it was transferred to. Others 403, an unknown id 404.
+ * Who: users on the case's access list read it — its owner (the crew who started it, or the crew it
+ * was transferred to) and a receiving crew between accept and done; only the owner writes it. Others
+ * 403, an unknown id 404.
  */
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
@@ -75,10 +76,18 @@ export interface CasesServiceDeps {
     setById(id: string): Promise<PublishedSet | null>;
   };
   hospitals: { hospitalsByIds(ids: readonly string[]): Promise<Hospital[]> };
+  /** Whether a transfer of the case is live (open, a request perhaps accepted): it blocks closing. */
+  transfers?: { inProgress(caseId: string): Promise<boolean> };
   caseNumbers?: CaseNumberSource;
 }
 
 const CASE_NUMBER_DRAWS = 8;
+/** The access-list role that may change the case: the crew that started it, or the receiver once a transfer is done. */
+const OWNER_ROLE = 'owner';
+const CLOSE_DURING_TRANSFER_MESSAGE =
+  'This case cannot be closed while a case transfer of it is in progress. Cancel the transfer, or wait until it ends.';
+const NOT_OWNER_MESSAGE =
+  'Only the crew that owns this case can change it. A case being transferred to you can be changed once the transfer is done.';
 
 type EventRef = NonNullable<CaseChangeResponse['event']>;
 export type Emit = (type: CaseEventType, payload: unknown) => Promise<EventRef>;
@@ -125,6 +134,16 @@ export function createCasesService(deps: CasesServiceDeps) {
   }
 
   /**
+   * Writes need the owner: a receiving crew is on the access list from accept on (it loads the case
+   * before it says it received it) but may change the case only once the sender has acknowledged.
+   */
+  function ownedBy(found: { row: CaseRow; role: string | null } | null): CaseRow {
+    const row = accessible(found);
+    if (found?.role !== OWNER_ROLE) throw forbidden(NOT_OWNER_MESSAGE);
+    return row;
+  }
+
+  /**
    * The one path every change of an existing case takes (see the header). `prepare` runs outside the
    * transaction with the case as read for the access check and answers the part that runs inside it.
    */
@@ -141,7 +160,7 @@ export function createCasesService(deps: CasesServiceDeps) {
       repo.findWithAccess(caseId, principal.userId),
     ]);
     if (stored) return replay<T>(stored, ctx);
-    const apply = await prepare(accessible(found));
+    const apply = await prepare(ownedBy(found));
     try {
       return await repo.transaction(async (trx) => {
         const current = await repo.lockForWrite(trx, caseId);
@@ -217,7 +236,7 @@ export function createCasesService(deps: CasesServiceDeps) {
 
     /** For other modules before they take a write's bytes: the case, if the user may change it now. */
     async writable(principal: Principal, caseId: string): Promise<CaseRow> {
-      const row = await requireAccess(principal, caseId);
+      const row = ownedBy(await repo.findWithAccess(caseId, principal.userId));
       if (row.arrived_at !== null) throw conflict(serverMessages.caseClosed, 'case_closed');
       return row;
     },
@@ -334,7 +353,14 @@ export function createCasesService(deps: CasesServiceDeps) {
     /** GET /v4/twiageCases/{id}: the case as it is now. */
     async get(principal: Principal, caseId: string): Promise<Case> {
       const row = await requireAccess(principal, caseId);
-      const [tags, values, media] = await Promise.all([repo.tags(caseId), repo.tagValues(caseId), mediaOf(caseId)]);
+      // The destination ED's "seen" counts only for the hospital the case is going to now.
+      const seen = row.acknowledged_at !== null && row.acknowledged_hospital_id === row.destination_hospital_id;
+      const [tags, values, media, seenBy] = await Promise.all([
+        repo.tags(caseId),
+        repo.tagValues(caseId),
+        mediaOf(caseId),
+        seen && row.acknowledged_hospital_id ? hospitals.hospitalsByIds([row.acknowledged_hospital_id]) : [],
+      ]);
       return {
         id: row.id,
         caseNumber: row.case_number,
@@ -373,6 +399,9 @@ export function createCasesService(deps: CasesServiceDeps) {
                 recordedAt: row.last_location_at,
               }
             : null,
+        acknowledgedBy: seen ? row.acknowledged_by_name : null,
+        acknowledgedByHospital: seenBy[0]?.name ?? null,
+        acknowledgedAt: seen ? row.acknowledged_at : null,
       };
     },
 
@@ -440,6 +469,8 @@ export function createCasesService(deps: CasesServiceDeps) {
           };
         }
         if (body.arrivedAt !== undefined) {
+          // A live transfer would otherwise hand over a closed case (docs/decisions 0012): refuse, not cancel.
+          if (await deps.transfers?.inProgress(caseId)) throw conflict(CLOSE_DURING_TRANSFER_MESSAGE);
           const arrivedAt = new Date(body.arrivedAt).toISOString();
           return async (trx, _current, emit, now) => {
             await repo.updateCase(trx, caseId, { arrived_at: arrivedAt, closed_at: now });

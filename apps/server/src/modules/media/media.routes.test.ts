@@ -9,7 +9,9 @@ import {
   buildPath,
   Case,
   CreateCaseResponse,
+  MEDIA_ACCESS_TTL_MS,
   MEDIA_MAX_BYTES,
+  MediaAccessResponse,
   MediaListResponse,
   MediaUploadResponse,
   routes,
@@ -297,6 +299,32 @@ describe('media routes', () => {
 
     await patchCase(caseId, { arrivedAt: new Date().toISOString() });
     expect(expectClientError(await upload(caseId, 'photo', media.jpeg), 409).code).toBe('case_closed');
+  });
+
+  it('hands out a short-lived link that loads the file without a token (with ranges), for that file only', async () => {
+    const caseId = await startCase();
+    const { upload: uploaded } = MediaUploadResponse.parse((await upload(caseId, 'photo', media.jpeg)).json());
+    const accessPath = buildPath(routes.mediaAccess.path, { id: caseId, uploadId: uploaded.id });
+    expectClientError(await t.get(accessPath, medic2), 403);
+    const link = MediaAccessResponse.parse((await t.get(accessPath, medic1)).json());
+    expect(link.url.startsWith(`${uploaded.url}?access=`)).toBe(true);
+    expect(Date.parse(link.expiresAt) - t.clock.now().getTime()).toBe(MEDIA_ACCESS_TTL_MS);
+
+    const anonymous = await t.app.inject({ method: 'GET', url: link.url, headers: { range: 'bytes=0-9' } });
+    expect(anonymous.statusCode).toBe(206);
+    expect(Buffer.compare(anonymous.rawPayload, media.jpeg.subarray(0, 10))).toBe(0);
+    expectClientError(await t.app.inject({ method: 'GET', url: uploaded.url }), 401);
+
+    const access = new URL(link.url, 'http://x').searchParams.get('access') ?? '';
+    const tampered = `${access.slice(0, -1)}${access.endsWith('A') ? 'B' : 'A'}`;
+    expectClientError(await t.app.inject({ method: 'GET', url: `${uploaded.url}?access=${tampered}` }), 403);
+    const other = await startCase();
+    const { upload: otherUpload } = MediaUploadResponse.parse((await upload(other, 'photo', media.jpeg)).json());
+    expectClientError(await t.app.inject({ method: 'GET', url: `${otherUpload.url}?access=${access}` }), 403);
+
+    t.clock.advance(MEDIA_ACCESS_TTL_MS + 1_000);
+    const expired = expectClientError(await t.app.inject({ method: 'GET', url: link.url }), 403);
+    expect(expired.message).toBe('This media link is not valid or has expired; open the media again.');
   });
 
   it('removes day-old scratch files of a crashed upload at start, and keeps fresh ones', async () => {

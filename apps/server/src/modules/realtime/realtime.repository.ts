@@ -21,14 +21,6 @@ export const CATCH_UP_PAGE = 500;
 
 /** Appends of one batch: at most this many go into one transaction. */
 export const APPEND_BATCH_MAX = 500;
-/**
- * A batch starts at least this long after the previous commit ended. On SQLite the COMMIT (its fsync)
- * runs on the main thread and nothing queues up while it runs, so without a pause every publish would
- * get a commit of its own and the event loop would spend its time in fsync; the pause lets a busy
- * server gather several publishes per commit. An isolated publish is not delayed.
- */
-export const COMMIT_GAP_MS = 4;
-
 interface PendingAppend {
   channel: string;
   event: string;
@@ -36,14 +28,9 @@ interface PendingAppend {
   reject: (error: unknown) => void;
 }
 
-export function createRealtimeRepository(
-  db: Kysely<DB>,
-  now: () => string,
-  { commitGapMs = COMMIT_GAP_MS }: { commitGapMs?: number } = {},
-) {
+export function createRealtimeRepository(db: Kysely<DB>, now: () => string) {
   const waiting: PendingAppend[] = [];
   let writing = false;
-  let lastCommitAt = 0;
 
   /**
    * One transaction for every append queued meanwhile: the counters of the batch's channels move by
@@ -87,8 +74,6 @@ export function createRealtimeRepository(
     } catch (error) {
       for (const item of batch) item.reject(error);
       return;
-    } finally {
-      lastCommitAt = performance.now();
     }
     batch.forEach((item, i) => item.resolve(seqs[i]!));
   }
@@ -96,12 +81,7 @@ export function createRealtimeRepository(
   async function drain(): Promise<void> {
     writing = true;
     try {
-      while (waiting.length > 0) {
-        await writeBatch(waiting.splice(0, APPEND_BATCH_MAX), now());
-        if (commitGapMs > 0 && waiting.length > 0 && waiting.length < APPEND_BATCH_MAX) {
-          await new Promise((resolve) => setTimeout(resolve, commitGapMs));
-        }
-      }
+      while (waiting.length > 0) await writeBatch(waiting.splice(0, APPEND_BATCH_MAX), now());
     } finally {
       writing = false;
     }
@@ -112,12 +92,11 @@ export function createRealtimeRepository(
     append(channel: string, event: RealtimeEvent): Promise<number> {
       return new Promise<number>((resolve, reject) => {
         waiting.push({ channel, event: toJson(event), resolve, reject });
-        // At the earliest on the next turn, so the appends of this turn share the transaction.
+        // On the next turn, so the appends of this turn share the transaction. (Waiting longer to gather
+        // bigger batches was tried: under CPU contention the late timers made it much worse.)
         if (!writing) {
           writing = true;
-          const wait = lastCommitAt + commitGapMs - performance.now();
-          if (wait > 0) setTimeout(() => void drain(), wait);
-          else setImmediate(() => void drain());
+          setImmediate(() => void drain());
         }
       });
     },

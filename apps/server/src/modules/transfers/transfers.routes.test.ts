@@ -254,6 +254,85 @@ describe('case transfer routes', () => {
     expectClientError(await step('acceptTransferRequest', opened._id, medic2), 403);
   });
 
+  it('lets the receiver read but not change the case between accept and done', async () => {
+    const opened = await open();
+    parse(await request(opened.caseTransferCode));
+    parse(await step('acceptTransferRequest', opened._id, medic1));
+    const caseId = opened.caseId;
+    expect((await getCase(caseId, medic3)).statusCode).toBe(200);
+
+    const writes: [Parameters<typeof send>[1], string, unknown?][] = [
+      ['PATCH', `/v4/twiageCases/${caseId}`, { gender: 'F' }],
+      ['PATCH', `/v4/twiageCases/${caseId}`, { arrivedAt: CLIENT_TIME }],
+      ['POST', `/v4/twiageCases/${caseId}/locationUpdates`, { latitude: 42.1, longitude: -71.1 }],
+      ['POST', `/v4/twiageCases/${caseId}/tags?tagId=tag-any`],
+      ['DELETE', `/v4/twiageCases/${caseId}/tags?tagId=tag-any`],
+      [
+        'PATCH',
+        `/v4/twiageCases/${caseId}/tags/tag-any/values`,
+        { fields: [{ key: 'bp', value: '120/80', name: 'BP', type: 'text' }] },
+      ],
+      ['PUT', `/v4/twiageCases/${caseId}/dynamicForms/form-any`, { fields: [] }],
+      ['PATCH', `/monitor-integration/lifepak/${caseId}`, { monitorId: 'monitor-any', patientId: '12' }],
+    ];
+    for (const [method, path, body] of writes) {
+      const refused = expectClientError(await send(t, method, path, medic3, body === undefined ? {} : { body }), 403);
+      expect(refused.message, `${method} ${path}`).toMatch(/^Only the crew that owns this case can change it/);
+    }
+    const unchanged = Case.parse((await getCase(caseId, medic1)).json());
+    expect(unchanged).toMatchObject({ gender: null, arrivedAt: null, lastLocation: null, ownedBy: IDS.users.medic1 });
+    // The sender still owns it until it acknowledges.
+    const own = await send(t, 'PATCH', `/v4/twiageCases/${caseId}`, medic1, { body: { gender: 'M' } });
+    expect(own.statusCode, own.body).toBe(200);
+  });
+
+  it('refuses to close a case while a transfer of it is live, and never hands over a closed case', async () => {
+    const close = (caseId: string) =>
+      send(t, 'PATCH', `/v4/twiageCases/${caseId}`, medic1, { body: { arrivedAt: CLIENT_TIME } });
+    const closeRefused = /^This case cannot be closed while a case transfer of it is in progress/;
+
+    const opened = await open();
+    expect(expectClientError(await close(opened.caseId), 409).message).toMatch(closeRefused);
+    parse(await request(opened.caseTransferCode));
+    expect(expectClientError(await close(opened.caseId), 409).message).toMatch(closeRefused);
+    parse(await step('acceptTransferRequest', opened._id, medic1));
+    expect(expectClientError(await close(opened.caseId), 409).message).toMatch(closeRefused);
+    expect(Case.parse((await getCase(opened.caseId, medic1)).json()).arrivedAt).toBeNull();
+    // Once the transfer has ended (here: expired) the case closes as usual.
+    t.clock.advance(TRANSFER_LIFETIME_MS);
+    expect((await close(opened.caseId)).statusCode).toBe(200);
+
+    // A close that raced the transfer's opening (the case closed with a transfer live): accept and
+    // acknowledge refuse, so the closed case is neither shown to nor given to the receiver.
+    const raced = await open();
+    parse(await request(raced.caseTransferCode));
+    const closedAt = new Date(t.clock.now()).toISOString();
+    await t.database.db
+      .updateTable('cases')
+      .set({ arrived_at: closedAt, closed_at: closedAt })
+      .where('id', '=', raced.caseId)
+      .execute();
+    expect(expectClientError(await step('acceptTransferRequest', raced._id, medic1), 409).message).toBe(
+      transferMessages.notAvailable,
+    );
+    expectClientError(await getCase(raced.caseId, medic3), 403);
+
+    const racedLate = await open();
+    parse(await request(racedLate.caseTransferCode));
+    parse(await step('acceptTransferRequest', racedLate._id, medic1));
+    parse(await step('transferReceived', racedLate._id, medic3));
+    await t.database.db
+      .updateTable('cases')
+      .set({ arrived_at: closedAt, closed_at: closedAt })
+      .where('id', '=', racedLate.caseId)
+      .execute();
+    expect(expectClientError(await step('acknowledgeTransfer', racedLate._id, medic1), 409).message).toBe(
+      transferMessages.notAvailable,
+    );
+    expect(Case.parse((await getCase(racedLate.caseId, medic1)).json()).ownedBy).toBe(IDS.users.medic1);
+    expect(parse(await getTransfer(racedLate._id, medic1)).request?.status).toBe('received');
+  });
+
   it('lets only a crew of the given team and truck request, never the sender itself', async () => {
     const opened = await open();
     expect(expectClientError(await request(opened.caseTransferCode, ed1), 403).message).toBe(

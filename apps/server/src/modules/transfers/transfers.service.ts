@@ -178,6 +178,15 @@ export function createTransfersService(deps: TransfersServiceDeps) {
     return { row: await expireIfDue(found), side };
   }
 
+  /**
+   * Accept and acknowledge give a closed case to another crew (to read, then to own): refused. Closing
+   * is refused while a transfer is live, but a close and a transfer's opening can race; this check runs
+   * under the case's row lock, so whichever commits second sees the other.
+   */
+  async function requireOpenCase(trx: Transaction<DB>, row: TransferRow): Promise<void> {
+    if (await repo.lockCaseIsClosed(trx, row.case_id)) throw conflict(transferMessages.notAvailable);
+  }
+
   async function change(principal: Principal, id: string, step: Transition): Promise<CaseTransfer> {
     const { row, side } = await requireParty(principal, id);
     if (side !== step.by) throw forbidden();
@@ -307,7 +316,10 @@ export function createTransfersService(deps: TransfersServiceDeps) {
         allowed: (row) => row.status === 'open' && row.request_status === 'open',
         changes: () => ({ request_status: 'accepted' }),
         // The receiver loads the case before it marks it received: it needs to read it from now on.
-        alongside: (trx, row, at) => cases.grantAccess(trx, row.case_id, requester(row), RECEIVER_ACCESS_ROLE, at),
+        alongside: async (trx, row, at) => {
+          await requireOpenCase(trx, row);
+          await cases.grantAccess(trx, row.case_id, requester(row), RECEIVER_ACCESS_ROLE, at);
+        },
       }),
 
     deny: (principal: Principal, id: string) =>
@@ -348,8 +360,17 @@ export function createTransfersService(deps: TransfersServiceDeps) {
         alreadyDone: (row) => row.status === 'done',
         allowed: (row) => row.status === 'open' && row.request_status === 'received',
         changes: () => ended({ status: 'done', request_status: 'done' }),
-        alongside: (trx, row, at) => cases.handOver(trx, row.case_id, row.created_by, requester(row), at),
+        alongside: async (trx, row, at) => {
+          await requireOpenCase(trx, row);
+          await cases.handOver(trx, row.case_id, row.created_by, requester(row), at);
+        },
       }),
+
+    /** For the case module: whether a transfer of the case is live now (a due one is expired first). */
+    async inProgress(caseId: string): Promise<boolean> {
+      const live = await repo.findLiveForCase(caseId);
+      return live !== null && isLive((await expireIfDue(live)).status);
+    },
 
     /** Expires every transfer whose lifetime has run out; answers how many it expired. */
     async expireDue(): Promise<number> {

@@ -1,0 +1,71 @@
+import { useMemo } from 'react';
+import { rankOpenCases } from './boardOrder';
+import { AlertBanner } from './AlertBanner';
+import { CaseCard } from './CaseCard';
+import { HistoryList } from './HistoryList';
+import { useAcknowledge, useInboundBoard } from './queries';
+import { useBoardUpdates } from './useBoardUpdates';
+import { useNow } from './useNow';
+import { useP1Alerts } from './useP1Alerts';
+
+/** One hospital's live board: alerts, the open cases in arrival order, and recent arrivals. */
+export function InboundBoard({ hospitalId, soundOn }: { hospitalId: string; soundOn: boolean }) {
+  useBoardUpdates(hospitalId);
+  const board = useInboundBoard(hospitalId);
+  const acknowledge = useAcknowledge(hospitalId);
+  const now = useNow();
+  const { alerting, dismiss } = useP1Alerts(board.data?.open, soundOn);
+  const location = board.data?.hospital.location ?? null;
+  const open = board.data?.open;
+  const ranked = useMemo(() => (open ? rankOpenCases(open, location, now) : []), [open, location, now]);
+
+  if (board.isPending) return <p role="status">Loading the inbound board…</p>;
+  if (board.isError) {
+    return (
+      <div role="alert" className="banner banner-error">
+        {board.error.message}{' '}
+        <button className="button" type="button" onClick={() => void board.refetch()}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+  const alertingIds = new Set(alerting.map((c) => c.id));
+  return (
+    <>
+      <AlertBanner
+        cases={alerting}
+        onAcknowledge={(caseId) => acknowledge.mutate(caseId)}
+        onDismiss={dismiss}
+        acknowledging={acknowledge.isPending}
+      />
+      {acknowledge.isError && (
+        <div role="alert" className="banner banner-error">
+          {acknowledge.error.message}
+        </div>
+      )}
+      <section aria-labelledby={`inbound-${hospitalId}`} className="inbound">
+        <h2 id={`inbound-${hospitalId}`} className="section-title">
+          Inbound <span className="section-count">{ranked.length}</span>
+          <span className="section-note">ETA and distance are estimates from the crew’s last position.</span>
+        </h2>
+        {ranked.length === 0 ? (
+          <p className="empty">No ambulances inbound to {board.data.hospital.name} right now.</p>
+        ) : (
+          <ul className="case-grid">
+            {ranked.map((r) => (
+              <CaseCard
+                key={r.card.id}
+                hospitalId={hospitalId}
+                ranked={r}
+                now={now}
+                alerting={alertingIds.has(r.card.id)}
+              />
+            ))}
+          </ul>
+        )}
+      </section>
+      <HistoryList hospitalId={hospitalId} cases={board.data.history} />
+    </>
+  );
+}

@@ -1,0 +1,52 @@
+/**
+ * The console's one real-time connection, bound to the session: made on first use, closed at sign-out
+ * (a new sign-in gets a new one, with no channel numbers of the previous user).
+ */
+import { useEffect, useRef, useSyncExternalStore } from 'react';
+import type { RealtimeEvent } from '@inbound/contract';
+import { getSession, subscribeSession } from '../session';
+import { createRealtimeClient, type ConnectionState, type RealtimeClient } from './realtimeClient';
+
+let client: RealtimeClient | null = null;
+
+function realtimeUrl(): string {
+  const { protocol, host } = window.location;
+  return `${protocol === 'https:' ? 'wss:' : 'ws:'}//${host}/realtime`;
+}
+
+export function getRealtime(): RealtimeClient {
+  client ??= createRealtimeClient({ url: realtimeUrl(), getToken: () => getSession()?.token ?? null });
+  return client;
+}
+
+subscribeSession(() => {
+  if (!getSession() && client) {
+    client.close();
+    client = null;
+  }
+});
+
+/** Calls the handlers for the channel's messages and each (re)subscription, while mounted. */
+export function useChannel(
+  channel: string | null,
+  handlers: { onEvent: (event: RealtimeEvent) => void; onSubscribed?: () => void },
+): void {
+  const latest = useRef(handlers);
+  useEffect(() => {
+    latest.current = handlers;
+  });
+  useEffect(() => {
+    if (!channel) return undefined;
+    return getRealtime().subscribe(channel, {
+      onEvent: (event) => latest.current.onEvent(event),
+      onSubscribed: () => latest.current.onSubscribed?.(),
+    });
+  }, [channel]);
+}
+
+export function useConnectionState(): ConnectionState {
+  return useSyncExternalStore(
+    (onChange) => getRealtime().onStateChange(onChange),
+    () => getRealtime().state(),
+  );
+}

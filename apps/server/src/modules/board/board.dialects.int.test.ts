@@ -1,0 +1,82 @@
+/**
+ * The board's queries once per database dialect: grouped counts (PostgreSQL answers count(*) as a
+ * string), the acknowledgement's row lock and event seq, and the audit inserts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AcknowledgeResponse, BoardCaseDetail, BoardResponse, buildPath, Case, routes } from '@inbound/contract';
+import { IDS } from '../../seed/demo-data.js';
+import { createTestApp, type TestApp } from '../../test/app.js';
+import { RIVERSIDE_TRUCK, send, setDestination, signInAll, startCase } from '../../test/crew-api.js';
+import { testDialects } from '../../test/databases.js';
+
+const dialects = await testDialects();
+const RIVERSIDE = IDS.hospitals.riversideRegional;
+
+describe.each(dialects)('inbound board on %s', (dialect) => {
+  let t: TestApp;
+  let medic1: string;
+  let ed1: string;
+  beforeAll(async () => {
+    t = await createTestApp({ dialect });
+    [medic1, ed1] = await signInAll(t, ['medic1', 'ed1']);
+  });
+  afterAll(() => t.close());
+
+  it('lists, details, acknowledges (once under concurrency) and audits', async () => {
+    const { id } = await startCase(t, medic1, IDS.agencies.riverside, RIVERSIDE_TRUCK);
+    await setDestination(t, medic1, id, RIVERSIDE);
+    expect(
+      (await send(t, 'PATCH', `/v4/twiageCases/${id}`, medic1, { body: { complaint: 'stroke' } })).statusCode,
+    ).toBe(200);
+    const chat = await send(t, 'POST', buildPath(routes.postChatMessage.path, { id }), medic1, {
+      body: {
+        clientCreatedAt: '2026-11-21T11:59:30.000Z',
+        deviceId: 'web_ems',
+        message: 'hello',
+        timestamp: '2026-11-21T11:59:30.000Z',
+        source: 'web_ems',
+        senderOrganization: 'Riverside EMS',
+      },
+    });
+    expect(chat.statusCode, chat.body).toBe(201);
+
+    const board = BoardResponse.parse(
+      (await send(t, 'GET', `/v4/hospitals/${RIVERSIDE}/inbound`, ed1, { key: null })).json(),
+    );
+    const card = board.open.find((c) => c.id === id);
+    expect(card).toMatchObject({ unreadChat: 1, mediaCount: 0, complaint: { priority: 1 } });
+
+    const detail = BoardCaseDetail.parse(
+      (await send(t, 'GET', `/v4/hospitals/${RIVERSIDE}/inbound/${id}`, ed1, { key: null })).json(),
+    );
+    expect(detail.timeline.map((e) => e.seq)).toEqual([1, 2, 3]);
+
+    const acks = await Promise.all(
+      [1, 2, 3].map(() => send(t, 'POST', `/v4/hospitals/${RIVERSIDE}/inbound/${id}/acknowledge`, ed1, { key: null })),
+    );
+    const bodies = acks.map((res) => AcknowledgeResponse.parse(res.json()));
+    expect(new Set(bodies.map((b) => b.acknowledgement.at)).size).toBe(1);
+    const events = await t.database.db
+      .selectFrom('case_events')
+      .select(['type', 'seq'])
+      .where('case_id', '=', id)
+      .orderBy('seq')
+      .execute();
+    expect(events.map((e) => [e.type, Number(e.seq)])).toEqual([
+      ['caseStarted', 1],
+      ['hospital', 2],
+      ['complaint', 3],
+      ['acknowledged', 4],
+    ]);
+    const crewCase = Case.parse((await send(t, 'GET', `/v4/twiageCases/${id}`, medic1, { key: null })).json());
+    expect(crewCase.acknowledgedByHospital).toBe('Riverside Regional Medical Center');
+
+    const audit = await t.database.db
+      .selectFrom('case_read_audit')
+      .select(['access', 'user_id'])
+      .where('case_id', '=', id)
+      .execute();
+    expect(audit.map((a) => a.access).sort()).toEqual(['board', 'detail']);
+    expect(new Set(audit.map((a) => a.user_id))).toEqual(new Set([IDS.users.ed1]));
+  });
+});
