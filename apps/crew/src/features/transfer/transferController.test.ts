@@ -143,7 +143,13 @@ describe('case transfer, sending crew', () => {
     socket.message('transfer:tr-1', 2, 'CASE_TRANSFER_UPDATED', { id: 'tr-1' });
     await vi.waitFor(() => expect(alerts()).toEqual([transferMessages.done]));
     expect(api.calls(`PATCH ${T}/acknowledge`)).toHaveLength(1);
-    expect(useSession.getState()).toMatchObject({ case: null, caseActive: false, caseTransfer: null });
+    expect(useSession.getState()).toMatchObject({
+      case: null,
+      caseActive: false,
+      caseTransfer: null,
+      caseFeedbackPending: null,
+      closedCases: [{ id: 'case-1', caseNumber: 'RV-7K2' }],
+    });
     expect(useTransfer.getState().role).toBeNull();
     // The channel is left only after the 2 s delay.
     expect(socket.sent.some((frame) => frame.type === 'unsubscribe')).toBe(false);

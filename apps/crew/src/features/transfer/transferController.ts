@@ -287,10 +287,22 @@ export function toStoredCase(record: Case): StoredCase {
   };
 }
 
-/** Spec §4: the sender's case is cleared (not closed: it goes on with the other crew). */
+/**
+ * Spec §4: the sender's case is cleared (not closed: it goes on with the other crew, so no arrivedAt and
+ * no feedback prompt). It is listed in `closedCases` like a closed one, so closedCaseWipe removes what
+ * this device still holds of it (query cache, worker cache) — the patient is no longer this crew's.
+ */
 function clearTransferredCase(caseId: string): void {
-  const local = useSession.getState().case;
-  if (local && local.id === caseId) useSession.setState({ case: null, caseActive: false });
+  const { case: local, closedCases } = useSession.getState();
+  if (!local || local.id !== caseId) return;
+  useSession.setState({
+    case: null,
+    caseActive: false,
+    closedCases: [
+      ...closedCases.filter((closed) => closed.id !== caseId),
+      { id: caseId, caseNumber: local.caseNumber, closedAt: new Date().toISOString() },
+    ],
+  });
 }
 
 // ---- sender actions -----------------------------------------------------------------------------

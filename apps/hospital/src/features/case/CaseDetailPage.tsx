@@ -1,14 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Link, useParams } from 'react-router';
 import { estimateArrival, type BoardCaseDetail } from '@inbound/contract';
-import {
-  formatAge,
-  formatClock,
-  formatDistance,
-  formatElapsed,
-  formatFieldValue,
-  formatGender,
-} from '../board/format';
+import { formatAge, formatClock, formatDistance, formatElapsed, formatFieldValue, formatGender } from '../board/format';
 import { PriorityBadge, priorityClass } from '../board/PriorityBadge';
 import { useAcknowledge, useInboundCase } from '../board/queries';
 import { useBoardUpdates } from '../board/useBoardUpdates';

@@ -1,0 +1,258 @@
+/**
+ * Issue 5 (first part), crew and ED together: medic1 starts a stroke case to Riverside Regional with a
+ * last-known-well time → ed1's live board shows the card within a second, with that value; ed1 opens
+ * it and acknowledges → medic1's case screen says "Seen by Riverside Regional Medical Center ED hh:mm".
+ * Then five more cases through the API (as other crews would send them) for the screenshots of a full
+ * board and of a case detail (e2e/.artifacts/screens/), at 1280×800 and on a large screen.
+ */
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { randomUUID } from 'node:crypto';
+import { authorizationHeader } from '@inbound/contract';
+import {
+  apiToken,
+  caseNumberFromHeading,
+  chooseComplaint,
+  chooseHospital,
+  expectNothingWaiting,
+  setAge,
+  startCase,
+  tagButton,
+  tapGender,
+} from '../support/cases';
+import { signInToStart, snap } from '../support/crew';
+import { demoPassword, hospitals, teams, users } from '../support/demo';
+import { hospitalChatBody, hospitalClient, SEED } from '../support/realtime';
+
+const RIVERSIDE = SEED.riversideRegional;
+const HOSPITAL_AT = { latitude: 41.4993, longitude: -81.6944 };
+
+async function consolePage(browser: Browser, viewport = { width: 1280, height: 800 }): Promise<Page> {
+  const context = await browser.newContext({ viewport, locale: 'en-US', timezoneId: 'UTC' });
+  const page = await context.newPage();
+  await page.goto('/hospital/');
+  await page.getByLabel('Username or e-mail').fill(users.ed1.username);
+  await page.getByLabel('Password', { exact: true }).fill(demoPassword(users.ed1.username));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: hospitals.riversideRegional })).toBeVisible();
+  await expect(page.getByTestId('connection')).toHaveText(/Live/);
+  return page;
+}
+
+/** A crew's API calls as the crew app sends them (idempotency key, Created-At). */
+function crewApi(baseURL: string, token: string) {
+  return async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${baseURL}${path}`, {
+      method,
+      headers: {
+        Authorization: authorizationHeader(token),
+        'Idempotency-Key': randomUUID(),
+        'Created-At': new Date().toISOString(),
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    expect(response.status, `${method} ${path}: ${await response.clone().text()}`).toBeLessThan(300);
+    return (await response.json()) as Record<string, unknown>;
+  };
+}
+
+interface SeedCase {
+  truck: string;
+  complaint: string;
+  age: number;
+  gender: 'M' | 'F';
+  /** Tag name → field values (key → value); plain tags with {}. */
+  tags: Record<string, Record<string, string>>;
+  kmSouth: number | null;
+  minutesAgo: number;
+}
+
+const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
+
+const MORE_CASES: SeedCase[] = [
+  {
+    truck: 'truck-riverside-medic-2',
+    complaint: 'stemi',
+    age: 58,
+    gender: 'M',
+    tags: { 'Blood Pressure': { systolic: '92', diastolic: '58' }, 'STEMI on 12-lead': {} },
+    kmSouth: 9,
+    minutesAgo: 14,
+  },
+  {
+    truck: 'truck-riverside-ambulance-5',
+    complaint: 'major-trauma',
+    age: 34,
+    gender: 'M',
+    tags: { 'Heart Rate': { heartRate: '128' } },
+    kmSouth: 16,
+    minutesAgo: 22,
+  },
+  {
+    truck: 'truck-riverside-medic-2',
+    complaint: 'respiratory-distress',
+    age: 72,
+    gender: 'F',
+    tags: { SpO2: { spo2: '86' } },
+    kmSouth: 5,
+    minutesAgo: 9,
+  },
+  {
+    truck: 'truck-riverside-ambulance-5',
+    complaint: 'seizure',
+    age: 19,
+    gender: 'F',
+    tags: { 'Blood Glucose': { bloodGlucose: '64' } },
+    kmSouth: null,
+    minutesAgo: 4,
+  },
+  {
+    truck: 'truck-riverside-medic-1',
+    complaint: 'fall',
+    age: 84,
+    gender: 'F',
+    tags: { 'Pain Score': { painScore: '6' } },
+    kmSouth: 3,
+    minutesAgo: 31,
+  },
+];
+
+type SetTag = { id: string; name: string; data: { key: string; name: string; type: string }[] };
+
+async function sendCase(baseURL: string, token: string, seed: SeedCase): Promise<string> {
+  const call = crewApi(baseURL, token);
+  const sets = (await call('GET', '/v4/complaintSets?name=Standard%20ALS%2FBLS%202026')) as unknown as {
+    complaints: { id: string; sections: { tags: SetTag[] }[] }[];
+  }[];
+  const complaint = sets[0]?.complaints.find((c) => c.id === seed.complaint);
+  expect(complaint, seed.complaint).toBeTruthy();
+  const created = await call('POST', `/v4/twiageCases?placeholderId=placeholder-${Date.now()}`, {
+    emsAgency: SEED.riversideAgency,
+    truck: seed.truck,
+    beganAt: minutesAgo(seed.minutesAgo),
+  });
+  const id = String(created.id);
+  await call('PATCH', `/v4/twiageCases/${id}`, { complaint: seed.complaint });
+  await call('PATCH', `/v4/twiageCases/${id}`, { age: seed.age, agePeriod: 3 });
+  await call('PATCH', `/v4/twiageCases/${id}`, { gender: seed.gender });
+  const tags = complaint!.sections.flatMap((s) => s.tags);
+  for (const [name, values] of Object.entries(seed.tags)) {
+    const tag = tags.find((t) => t.name === name);
+    expect(tag, `${seed.complaint}: tag ${name}`).toBeTruthy();
+    await call('POST', `/v4/twiageCases/${id}/tags?tagId=${encodeURIComponent(tag!.id)}`);
+    if (tag!.data.length > 0) {
+      await call('PATCH', `/v4/twiageCases/${id}/tags/${encodeURIComponent(tag!.id)}/values`, {
+        fields: tag!.data.map((f) => ({ key: f.key, name: f.name, type: f.type, value: values[f.key] ?? '' })),
+      });
+    }
+  }
+  if (seed.kmSouth !== null) {
+    await call('POST', `/v4/twiageCases/${id}/locationUpdates`, {
+      latitude: HOSPITAL_AT.latitude - seed.kmSouth / 111.2,
+      longitude: HOSPITAL_AT.longitude + 0.01,
+    });
+  }
+  await call('PATCH', `/v4/twiageCases/${id}`, { destinationHospital: RIVERSIDE });
+  return id;
+}
+
+test('a stroke case reaches the live board within a second, and the acknowledgement reaches the crew', async ({
+  browser,
+  baseURL,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  const ed = await consolePage(browser);
+  await expect(ed.getByText(/No ambulances inbound|Inbound/).first()).toBeVisible();
+
+  const crewContext = await browser.newContext({
+    viewport: { width: 1024, height: 768 },
+    hasTouch: true,
+    timezoneId: 'UTC',
+  });
+  const crew = await crewContext.newPage();
+  await signInToStart(crew, users.medic1.username, teams.riverside, 'Medic 1');
+  await startCase(crew);
+  const caseNumber = await caseNumberFromHeading(crew);
+  await chooseComplaint(crew, 'Stroke', 'Onset');
+  await tagButton(crew, 'Onset', 'Last Known Well').click();
+  const lkwDialog = crew.getByRole('dialog', { name: 'Last Known Well' });
+  const lkw = new Date(Date.now() - 50 * 60_000);
+  const typed = lkw.toISOString().slice(0, 16); // the page runs in UTC
+  await lkwDialog.getByLabel('Last Known Well', { exact: true }).fill(typed);
+  await lkwDialog.getByRole('button', { name: 'ADD' }).click();
+  await expect(lkwDialog).toBeHidden();
+  await setAge(crew, 67, 'Years');
+  await tapGender(crew, 'Female', true);
+  await expectNothingWaiting(crew);
+
+  // The moment the crew picks the hospital, the ED's board has the card within a second — with the LKW.
+  const lkwClock = typed.slice(11, 16);
+  const card = ed.getByTestId('case-card').filter({ hasText: 'Stroke' });
+  const picked = Date.now();
+  await chooseHospital(crew, hospitals.riversideRegional);
+  await expect(card.filter({ hasText: `Last Known Well ${lkwClock}` })).toBeVisible({ timeout: 1_000 });
+  testInfo.annotations.push({
+    type: 'board latency (ms, hospital tap → card)',
+    description: String(Date.now() - picked),
+  });
+  await expect(card).toContainText('Priority 1');
+  await expect(card).toContainText('67 y · Female');
+  await expect(card).toContainText('Medic 1');
+  await expect(card).toContainText('Not acknowledged');
+  // A new priority-1 case: the visual alert (the sound needs a user gesture; it is unit-tested apart).
+  await expect(ed.getByRole('alert').filter({ hasText: 'Priority 1 inbound' })).toBeVisible();
+
+  // ed1 opens the case and acknowledges; the crew's case screen says so.
+  await card.click();
+  await expect(ed.getByRole('heading', { level: 1, name: /Stroke/ })).toBeVisible();
+  await expect(ed.getByText(`Case ${caseNumber}`, { exact: false })).toBeVisible();
+  await ed.getByRole('button', { name: 'Acknowledge' }).click();
+  await expect(ed.getByTestId('acknowledged')).toContainText(`Seen by ${hospitals.riversideRegional} ED`);
+  await expect(crew.getByTestId('ed-acknowledgement')).toHaveText(
+    new RegExp(`Seen by ${hospitals.riversideRegional} ED \\d\\d:\\d\\d`),
+  );
+  await snap(crew, testInfo, 'console-crew-seen-by-ed', { fullPage: false });
+
+  // Five more cases from other crews, one message waiting: the board as an ED would see it.
+  const medic1Token = await apiToken(baseURL!, users.medic1.username);
+  const medic2Token = await apiToken(baseURL!, users.medic2.username);
+  const ids: string[] = [];
+  for (const [i, seed] of MORE_CASES.entries())
+    ids.push(await sendCase(baseURL!, i % 2 ? medic1Token : medic2Token, seed));
+  const stemiId = ids[0]!;
+  await crewApi(baseURL!, medic2Token)('POST', `/notification/twiage-cases/${stemiId}/chat-messages`, {
+    ...hospitalChatBody('Pressure dropping, second line in'),
+    deviceId: 'web_ems',
+    source: 'web_ems',
+    senderOrganization: teams.riverside,
+  });
+  // The crew's real position for the stroke case, so its ETA shows too.
+  const strokeId = (await hospitalClient(baseURL!)).get(`/v4/hospitals/${RIVERSIDE}/inbound`);
+  const board = (await (await strokeId).json()) as { open: { id: string; caseNumber: string }[] };
+  const stroke = board.open.find((c) => c.caseNumber === caseNumber)!;
+  await crewApi(baseURL!, medic1Token)('POST', `/v4/twiageCases/${stroke.id}/locationUpdates`, {
+    latitude: HOSPITAL_AT.latitude - 7 / 111.2,
+    longitude: HOSPITAL_AT.longitude - 0.02,
+  });
+
+  await ed.getByRole('link', { name: '← Inbound board' }).click();
+  await expect(ed.getByTestId('case-card')).toHaveCount(6);
+  await expect(ed.getByTestId('case-card').first()).toContainText('Priority 1');
+  await expect(ed.getByTestId('case-card').last()).toContainText(/Priority 3|Priority 2/);
+  await expect(ed.getByText('1 unread message')).toBeVisible();
+  await ed
+    .getByRole('button', { name: 'Hide for 2 min' })
+    .first()
+    .click()
+    .catch(() => undefined);
+  await snap(ed, testInfo, 'console-board-six-cases', { fullPage: false });
+
+  const large = await consolePage(browser, { width: 1920, height: 1080 });
+  await expect(large.getByTestId('case-card')).toHaveCount(6);
+  await snap(large, testInfo, 'console-board-large-screen', { fullPage: false });
+
+  await ed.getByTestId('case-card').filter({ hasText: 'STEMI' }).click();
+  await expect(ed.getByRole('heading', { level: 1, name: /STEMI/ })).toBeVisible();
+  await expect(ed.getByText(/Last position 41\.\d+, -81\.\d+/)).toBeVisible();
+  await snap(ed, testInfo, 'console-case-detail');
+});
