@@ -205,7 +205,7 @@ test('a stroke case reaches the live board within a second, and the acknowledgem
   // ed1 opens the case and acknowledges; the crew's case screen says so.
   await card.click();
   await expect(ed.getByRole('heading', { level: 1, name: /Stroke/ })).toBeVisible();
-  await expect(ed.getByText(`Case ${caseNumber}`, { exact: false })).toBeVisible();
+  await expect(ed.getByText(new RegExp(`^Case ${caseNumber} ·`))).toBeVisible();
   await ed.getByRole('button', { name: 'Acknowledge' }).click();
   await expect(ed.getByTestId('acknowledged')).toContainText(`Seen by ${hospitals.riversideRegional} ED`);
   await expect(crew.getByTestId('ed-acknowledgement')).toHaveText(
@@ -240,11 +240,11 @@ test('a stroke case reaches the live board within a second, and the acknowledgem
   await expect(ed.getByTestId('case-card').first()).toContainText('Priority 1');
   await expect(ed.getByTestId('case-card').last()).toContainText(/Priority 3|Priority 2/);
   await expect(ed.getByText('1 unread message')).toBeVisible();
-  await ed
-    .getByRole('button', { name: 'Hide for 2 min' })
-    .first()
-    .click()
-    .catch(() => undefined);
+  // Two new priority-1 alerts (STEMI, trauma); hiding one leaves the other until it is acknowledged.
+  const traumaAlert = ed.locator('.p1-alert').filter({ hasText: 'Major Trauma' });
+  await traumaAlert.getByRole('button', { name: 'Hide for 2 min' }).click();
+  await expect(traumaAlert).toBeHidden();
+  await expect(ed.locator('.p1-alert').filter({ hasText: 'STEMI' })).toBeVisible();
   await snap(ed, testInfo, 'console-board-six-cases', { fullPage: false });
 
   const large = await consolePage(browser, { width: 1920, height: 1080 });

@@ -33,16 +33,12 @@ async function main(): Promise<void> {
   useSession.subscribe((state, previous) => {
     if (state.caseActive !== previous.caseActive) rememberCaseScreen(state.caseActive);
   });
-  // Starting them (opening IndexedDB, a first pass, the wipe's checks) waits until the first screen is
-  // drawn, or 1 s at most: a change tapped meanwhile is stored all the same (enqueue needs no start).
-  afterFirstRender(() => {
-    void outboxCode
-      .then(({ startCaseOutbox }) => startCaseOutbox())
-      .catch((error: unknown) => console.error('the outbox could not start', error));
-    void wipeCode
-      .then(({ startClosedCaseWipe }) => startClosedCaseWipe())
-      .catch((error: unknown) => console.error('the closed-case wipe could not start', error));
-  }, 1_000);
+  void outboxCode
+    .then(({ startCaseOutbox }) => startCaseOutbox())
+    .catch((error: unknown) => console.error('the outbox could not start', error));
+  void wipeCode
+    .then(({ startClosedCaseWipe }) => startClosedCaseWipe())
+    .catch((error: unknown) => console.error('the closed-case wipe could not start', error));
   const root = document.getElementById('root');
   if (!root) throw new Error('#root missing from index.html');
   createRoot(root).render(
@@ -53,13 +49,12 @@ async function main(): Promise<void> {
   // The service worker (offline start, new versions) after the first screen: Workbox's page code is a
   // lazy chunk, and registering does not compete with the first render. Production builds only.
   if (import.meta.env.PROD)
-    afterFirstRender(() => void import('./pwa/registerServiceWorker').then((m) => m.registerServiceWorker()), 3_000);
+    afterFirstRender(() => void import('./pwa/registerServiceWorker').then((m) => m.registerServiceWorker()));
 }
 
-/** When the main thread is next idle (the first screen drawn), or after `maxWaitMs` at the latest. */
-function afterFirstRender(callback: () => void, maxWaitMs: number): void {
-  if ('requestIdleCallback' in window) window.requestIdleCallback(callback, { timeout: maxWaitMs });
-  else setTimeout(callback, 1_000); // Safari: no idle callback; a second covers the first screen
+function afterFirstRender(callback: () => void): void {
+  if ('requestIdleCallback' in window) window.requestIdleCallback(callback, { timeout: 3_000 });
+  else setTimeout(callback, 1_000);
 }
 
 void main();

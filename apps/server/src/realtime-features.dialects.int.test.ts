@@ -90,7 +90,6 @@ describe.each(dialects)('real-time features on %s', (dialect) => {
         content: 'Diversion lifted',
         urgent: true,
       },
-      key: null,
     });
     expect(sent.statusCode, sent.body).toBe(201);
     const status = HospitalStatus.parse(

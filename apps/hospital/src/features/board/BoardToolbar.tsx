@@ -41,7 +41,7 @@ export function BoardToolbar({ soundOn, onSoundChange }: { soundOn: boolean; onS
             setTimeout(() => setBlocked(audioBlocked()), 100);
           }}
         >
-          {soundOn ? '🔔 Sound on' : '🔕 Sound off'}
+          {soundOn ? 'Alert sound: on' : 'Alert sound: off'}
         </button>
       </span>
     </div>

@@ -55,7 +55,7 @@ export function CaseCard({ hospitalId, ranked, now, alerting }: CaseCardProps) {
               <li key={tag.id} className={tag.fields.length > 0 ? 'tag tag-data' : 'tag'}>
                 {tag.fields.length > 0
                   ? tag.fields.map((f) => (
-                      <span key={f.key}>
+                      <span key={f.key} className="tag-field">
                         <span className="tag-name">{f.name || tag.name}</span>{' '}
                         <strong>{formatFieldValue(f, now)}</strong>
                       </span>

@@ -92,7 +92,8 @@ function CaseDetail({ hospitalId, c, now }: { hospitalId: string; c: BoardCaseDe
             <p className="big-figure">Arrived {formatClock(c.arrivedAt)}</p>
           ) : arrival ? (
             <p className="big-figure">
-              ~{arrival.etaMinutes} min <span className="muted">· {formatDistance(arrival.distanceKm)}</span>
+              ~{arrival.etaMinutes} min
+              <span className="big-figure-sub">{formatDistance(arrival.distanceKm)} straight line</span>
             </p>
           ) : (
             <p className="muted">No position reported yet.</p>
@@ -158,7 +159,8 @@ function CaseDetail({ hospitalId, c, now }: { hospitalId: string; c: BoardCaseDe
           <h2>Media</h2>
           <p>
             {c.mediaCounts.photo} photos · {c.mediaCounts.ekg} EKG · {c.mediaCounts.video} videos ·{' '}
-            {c.mediaCounts.voicememo} voice memos · {c.mediaCounts.id} ID · {c.unreadChat} unread messages
+            {c.mediaCounts.voicememo} voice memos · {c.mediaCounts.id} ID · {c.unreadChat} unread{' '}
+            {c.unreadChat === 1 ? 'message' : 'messages'}
           </p>
         </section>
 
