@@ -35,10 +35,10 @@ export function CaseCard({ hospitalId, ranked, now, alerting }: CaseCardProps) {
             {arrival ? (
               <>
                 <strong>~{arrival.etaMinutes} min</strong>
-                <span className="case-eta-note">est. · {formatDistance(arrival.distanceKm)} straight line</span>
+                <span className="case-eta-note">est. · {formatDistance(arrival.distanceKm)}</span>
               </>
             ) : (
-              <span className="case-eta-note">ETA unknown · no position yet</span>
+              <span className="case-eta-note">ETA unknown: no position yet</span>
             )}
           </span>
         </div>

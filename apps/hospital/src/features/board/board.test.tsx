@@ -120,7 +120,7 @@ describe('CaseCard', () => {
     expect(screen.getByText(/Priority 1/).textContent).toContain('▲');
     expect(screen.getByText('67 y · Female')).toBeTruthy();
     expect(screen.getByText(/10 min ago/)).toBeTruthy();
-    expect(screen.getByText(/est\. · 4\.0 km straight line/)).toBeTruthy();
+    expect(screen.getByText('est. · 4.0 km')).toBeTruthy();
     expect(screen.getByText('ALS')).toBeTruthy();
     expect(screen.getByText('2 unread messages')).toBeTruthy();
     expect(screen.getByText('3 media')).toBeTruthy();
