@@ -1,19 +1,19 @@
 /**
  * "Seen by {hospital} ED hh:mm": the destination ED has acknowledged the case in its console (not in
- * the spec; crews ask for it). Read from the server's case (GET /v4/twiageCases/{id}) and read again
- * when the case channel says the case was acknowledged or its destination changed; while the live
- * connection is down, every 30 s. Nothing shows before the case has its server id or before the ED
- * has seen it.
+ * the spec; crews ask for it). Read from the server's case (GET /v4/twiageCases/{id}) each time the
+ * case channel's subscription is (again) live — which catches up on anything missed while offline or
+ * closed — and when the channel says the case was acknowledged or its destination changed. Nothing
+ * shows before the case has its server id or before the ED has seen it.
  */
+import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { channelName } from '@inbound/contract';
 import { api } from '../../lib/apiClient';
 import { isPlaceholderId } from '../../lib/outbox';
-import { useChannel, useRealtimeState } from '../../lib/realtime/useChannel';
+import { realtime } from '../../lib/realtime';
 import styles from './EdAcknowledgement.module.css';
 
 const REFETCH_ON = new Set(['acknowledged', 'hospital']);
-const OFFLINE_POLL_MS = 30_000;
 
 export const acknowledgementKey = (caseId: string) => ['case-acknowledgement', caseId] as const;
 
@@ -24,7 +24,6 @@ function clock(iso: string): string {
 
 export function EdAcknowledgement({ caseId }: { caseId: string }) {
   const live = !isPlaceholderId(caseId);
-  const connection = useRealtimeState();
   const query = useQuery({
     queryKey: acknowledgementKey(caseId),
     queryFn: async ({ signal }) => {
@@ -33,13 +32,20 @@ export function EdAcknowledgement({ caseId }: { caseId: string }) {
         ? { hospital: c.acknowledgedByHospital, at: c.acknowledgedAt }
         : null;
     },
-    enabled: live,
-    refetchInterval: connection === 'open' ? false : OFFLINE_POLL_MS,
+    // Read only when the channel says so (below): an unconnected screen makes no requests.
+    enabled: false,
   });
-  useChannel(live ? channelName('case', caseId) : null, (event) => {
-    const type = (event.data as { event?: { type?: unknown } | null } | null)?.event?.type;
-    if (event.type === 'case.updated' && typeof type === 'string' && REFETCH_ON.has(type)) void query.refetch();
-  });
+  const { refetch } = query;
+  useEffect(() => {
+    if (!live) return undefined;
+    return realtime.subscribe(channelName('case', caseId), {
+      onSubscribed: () => void refetch(),
+      onEvent: (event) => {
+        const type = (event.data as { event?: { type?: unknown } | null } | null)?.event?.type;
+        if (event.type === 'case.updated' && typeof type === 'string' && REFETCH_ON.has(type)) void refetch();
+      },
+    });
+  }, [caseId, live, refetch]);
   if (!query.data) return null;
   return (
     <p className={styles.seen} role="status" data-testid="ed-acknowledgement">
