@@ -47,7 +47,9 @@ export function InboundBoard({ hospitalId, soundOn }: { hospitalId: string; soun
       <section aria-labelledby={`inbound-${hospitalId}`} className="inbound">
         <h2 id={`inbound-${hospitalId}`} className="section-title">
           Inbound <span className="section-count">{ranked.length}</span>
-          <span className="section-note">ETA and distance (straight line) are estimates from the crew’s last position.</span>
+          <span className="section-note">
+            ETA and distance (straight line) are estimates from the crew’s last position.
+          </span>
         </h2>
         {ranked.length === 0 ? (
           <p className="empty">No ambulances inbound to {board.data.hospital.name} right now.</p>

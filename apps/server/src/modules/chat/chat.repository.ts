@@ -44,17 +44,24 @@ export function createChatRepository(db: Kysely<DB>, transact?: TransactionRunne
     },
 
     /**
-     * Stores the message as the case's next one. Two writers racing for the same number (PostgreSQL)
-     * make one fail on the (case_id, seq) unique index; the service retries it (`isSeqViolation`).
+     * Stores the message as the case's next one. The case row is locked first (a no-change UPDATE:
+     * a row lock on PostgreSQL; SQLite's transaction holds the single writer lock already), so
+     * messages racing on one case take their numbers one after another instead of colliding.
+     * The (case_id, seq) unique index stays as the guard; the service still retries a violation.
      */
     async insert(row: Omit<Insertable<ChatMessagesTable>, 'seq'>): Promise<void> {
       const next = sql<number>`(select coalesce(max(seq), 0) + 1 from chat_messages where case_id = ${row.case_id})`;
-      await run((trx) =>
-        trx
+      await run(async (trx) => {
+        await trx
+          .updateTable('cases')
+          .set({ version: sql<number>`version` })
+          .where('id', '=', row.case_id)
+          .execute();
+        await trx
           .insertInto('chat_messages')
           .values({ ...row, seq: next })
-          .execute(),
-      );
+          .execute();
+      });
     },
 
     /** Moves the message forward only: a receipt never undoes a later one. Answers whether it changed. */
