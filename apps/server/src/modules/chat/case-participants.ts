@@ -16,15 +16,21 @@ export interface CaseParticipantsDeps {
 }
 
 export function createCaseParticipants({ cases, hospitals }: CaseParticipantsDeps) {
-  /** The case and the side the user is on; 404 for an unknown case, 403 for anyone else. */
-  async function requireParticipant(principal: Principal, caseId: string): Promise<{ row: CaseRow; side: CaseSide }> {
+  /**
+   * The case, the side the user is on and, for a crew, its access-list role ('owner', or the receiver's
+   * role while a transfer is under way); 404 for an unknown case, 403 for anyone else.
+   */
+  async function requireParticipant(
+    principal: Principal,
+    caseId: string,
+  ): Promise<{ row: CaseRow; side: CaseSide; crewRole: string | null }> {
     const found = await cases.findWithAccess(caseId, principal.userId);
     if (!found) throw notFound('Case');
-    if (found.role !== null) return { row: found.row, side: 'crew' };
+    if (found.role !== null) return { row: found.row, side: 'crew', crewRole: found.role };
     const hospitalId = found.row.destination_hospital_id;
     if (hospitalId !== null && principal.edHospitalIds.includes(hospitalId)) {
       const [hospital] = await hospitals.hospitalsByIds([hospitalId]);
-      if (hospital && !hospital.nonTwiage) return { row: found.row, side: 'hospital' };
+      if (hospital && !hospital.nonTwiage) return { row: found.row, side: 'hospital', crewRole: null };
     }
     throw forbidden();
   }

@@ -20,7 +20,7 @@ import {
   type ChatReceipt,
 } from '@inbound/contract';
 import type { Clock } from '../../clock.js';
-import { conflict, notFound } from '../../errors.js';
+import { conflict, forbidden, notFound } from '../../errors.js';
 import type { Principal } from '../auth/principal.js';
 import { isUniqueViolation } from '../cases/cases.repository.js';
 import type { Answer, WriteContext } from '../cases/cases.service.js';
@@ -31,6 +31,9 @@ import { isSeqViolation, type ChatMessageRow, type ChatRepository } from './chat
 /** A case's conversation is short (a transport lasts minutes); this bounds a read all the same. */
 export const CHAT_LIST_LIMIT = 1_000;
 const SEQ_ATTEMPTS = 5;
+const OWNER_ROLE = 'owner';
+const RECEIVER_CANNOT_SEND_MESSAGE =
+  'Only the crew that owns this case can send messages in it. A case being transferred to you can be used once the transfer is done.';
 
 export interface ChatPush {
   /** Pushes the message to the case's crews (other than its sender) that have no open socket. */
@@ -130,7 +133,10 @@ export function createChatService({ repo, participants, clock, publisher, push, 
     ): Promise<Answer<ChatMessage>> {
       const known = await repo.findByKey(principal.userId, ctx.idempotencyKey);
       if (known) return replay(known, ctx);
-      const { row: caseRow, side } = await participants.requireParticipant(principal, caseId);
+      const { row: caseRow, side, crewRole } = await participants.requireParticipant(principal, caseId);
+      // A crew receiving a transfer reads the case before it is done, but speaks for it only after (§4:
+      // it has no case screen until then); the crew that owns the case does.
+      if (side === 'crew' && crewRole !== OWNER_ROLE) throw forbidden(RECEIVER_CANNOT_SEND_MESSAGE);
       if (caseRow.arrived_at !== null) throw conflict(serverMessages.caseClosed, 'case_closed');
       const now = clock.now().toISOString();
       const id = randomUUID();

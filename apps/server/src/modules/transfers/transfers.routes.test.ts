@@ -279,6 +279,20 @@ describe('case transfer routes', () => {
       const refused = expectClientError(await send(t, method, path, medic3, body === undefined ? {} : { body }), 403);
       expect(refused.message, `${method} ${path}`).toMatch(/^Only the crew that owns this case can change it/);
     }
+    const chat = expectClientError(
+      await send(t, 'POST', `/notification/twiage-cases/${caseId}/chat-messages`, medic3, {
+        body: {
+          clientCreatedAt: CLIENT_TIME,
+          deviceId: 'web_ems',
+          message: 'Taking over',
+          timestamp: CLIENT_TIME,
+          source: 'web_ems',
+          senderOrganization: 'Hilltop',
+        },
+      }),
+      403,
+    );
+    expect(chat.message).toMatch(/^Only the crew that owns this case can send messages in it/);
     const unchanged = Case.parse((await getCase(caseId, medic1)).json());
     expect(unchanged).toMatchObject({ gender: null, arrivedAt: null, lastLocation: null, ownedBy: IDS.users.medic1 });
     // The sender still owns it until it acknowledges.
