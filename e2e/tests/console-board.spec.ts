@@ -119,7 +119,7 @@ const MORE_CASES: SeedCase[] = [
 
 type SetTag = { id: string; name: string; data: { key: string; name: string; type: string }[] };
 
-async function sendCase(baseURL: string, token: string, seed: SeedCase): Promise<string> {
+async function sendCase(baseURL: string, token: string, seed: SeedCase): Promise<{ id: string; caseNumber: string }> {
   const call = crewApi(baseURL, token);
   const sets = (await call('GET', '/v4/complaintSets?name=Standard%20ALS%2FBLS%202026')) as unknown as {
     complaints: { id: string; sections: { tags: SetTag[] }[] }[];
@@ -153,8 +153,11 @@ async function sendCase(baseURL: string, token: string, seed: SeedCase): Promise
     });
   }
   await call('PATCH', `/v4/twiageCases/${id}`, { destinationHospital: RIVERSIDE });
-  return id;
+  return { id, caseNumber: String(created.caseNumber) };
 }
+
+/** A case's card on the board, by its number (other tests' cases may be on the same board). */
+const cardOf = (page: Page, caseNumber: string) => page.getByTestId('case-card').filter({ hasText: caseNumber });
 
 test('a stroke case reaches the live board within a second, and the acknowledgement reaches the crew', async ({
   browser,
@@ -187,13 +190,13 @@ test('a stroke case reaches the live board within a second, and the acknowledgem
 
   // The moment the crew picks the hospital, the ED's board has the card within a second — with the LKW.
   const lkwClock = typed.slice(11, 16);
-  const card = ed.getByTestId('case-card').filter({ hasText: 'Stroke' });
+  const card = cardOf(ed, caseNumber);
   const picked = Date.now();
   await chooseHospital(crew, hospitals.riversideRegional);
   await expect(card.filter({ hasText: `Last Known Well ${lkwClock}` })).toBeVisible({ timeout: 1_000 });
   const latencyMs = Date.now() - picked;
   testInfo.annotations.push({ type: 'board latency', description: `${latencyMs} ms from the hospital tap` });
-  console.log(`console-board: hospital tap → card with LKW on the ED board in ${latencyMs} ms`);
+  console.info(`console-board: hospital tap → card with LKW on the ED board in ${latencyMs} ms`);
   await expect(card).toContainText('Priority 1');
   await expect(card).toContainText('67 y · Female');
   await expect(card).toContainText('Medic 1');
@@ -215,11 +218,11 @@ test('a stroke case reaches the live board within a second, and the acknowledgem
   // Five more cases from other crews, one message waiting: the board as an ED would see it.
   const medic1Token = await apiToken(baseURL!, users.medic1.username);
   const medic2Token = await apiToken(baseURL!, users.medic2.username);
-  const ids: string[] = [];
+  const sent: { id: string; caseNumber: string }[] = [];
   for (const [i, seed] of MORE_CASES.entries())
-    ids.push(await sendCase(baseURL!, i % 2 ? medic1Token : medic2Token, seed));
-  const stemiId = ids[0]!;
-  await crewApi(baseURL!, medic2Token)('POST', `/notification/twiage-cases/${stemiId}/chat-messages`, {
+    sent.push(await sendCase(baseURL!, i % 2 ? medic1Token : medic2Token, seed));
+  const [stemi, trauma] = sent as [(typeof sent)[0], (typeof sent)[0]];
+  await crewApi(baseURL!, medic2Token)('POST', `/notification/twiage-cases/${stemi.id}/chat-messages`, {
     ...hospitalChatBody('Pressure dropping, second line in'),
     deviceId: 'web_ems',
     source: 'web_ems',
@@ -235,22 +238,27 @@ test('a stroke case reaches the live board within a second, and the acknowledgem
   });
 
   await ed.getByRole('link', { name: '← Inbound board' }).click();
-  await expect(ed.getByTestId('case-card')).toHaveCount(6);
-  await expect(ed.getByTestId('case-card').first()).toContainText('Priority 1');
-  await expect(ed.getByTestId('case-card').last()).toContainText(/Priority 3|Priority 2/);
-  await expect(ed.getByText('1 unread message')).toBeVisible();
+  const numbers = [caseNumber, ...sent.map((c) => c.caseNumber)];
+  for (const n of numbers) await expect(cardOf(ed, n)).toBeVisible();
+  // Priority 1 (stroke, STEMI, trauma) before the others, whatever their ETAs.
+  const texts = await ed.getByTestId('case-card').allInnerTexts();
+  const at = (n: string) => texts.findIndex((t) => t.includes(n));
+  const p1 = [caseNumber, stemi.caseNumber, trauma.caseNumber].map(at);
+  const others = sent.slice(2).map((c) => at(c.caseNumber));
+  expect(Math.max(...p1)).toBeLessThan(Math.min(...others));
+  await expect(cardOf(ed, stemi.caseNumber)).toContainText('1 unread message');
   // Two new priority-1 alerts (STEMI, trauma); hiding one leaves the other until it is acknowledged.
-  const traumaAlert = ed.locator('.p1-alert').filter({ hasText: 'Major Trauma' });
+  const traumaAlert = ed.locator('.p1-alert').filter({ hasText: trauma.caseNumber });
   await traumaAlert.getByRole('button', { name: 'Hide for 2 min' }).click();
   await expect(traumaAlert).toBeHidden();
-  await expect(ed.locator('.p1-alert').filter({ hasText: 'STEMI' })).toBeVisible();
+  await expect(ed.locator('.p1-alert').filter({ hasText: stemi.caseNumber })).toBeVisible();
   await snap(ed, testInfo, 'console-board-six-cases', { fullPage: false });
 
   const large = await consolePage(browser, { width: 1920, height: 1080 });
-  await expect(large.getByTestId('case-card')).toHaveCount(6);
+  for (const n of numbers) await expect(cardOf(large, n)).toBeVisible();
   await snap(large, testInfo, 'console-board-large-screen', { fullPage: false });
 
-  await ed.getByTestId('case-card').filter({ hasText: 'STEMI' }).click();
+  await cardOf(ed, stemi.caseNumber).click();
   await expect(ed.getByRole('heading', { level: 1, name: /STEMI/ })).toBeVisible();
   await expect(ed.getByText(/Last position 41\.\d+, -81\.\d+/)).toBeVisible();
   await snap(ed, testInfo, 'console-case-detail');

@@ -18,7 +18,8 @@ export function AlertBanner({ cases, onAcknowledge, onDismiss, acknowledging }: 
           <span className="p1-alert-text">
             <strong>▲ Priority 1 inbound:</strong> {c.complaint?.name}
             {' — '}
-            {[formatAge(c), formatGender(c.gender)].filter(Boolean).join(' ')} · {c.agency.name} {c.truck.name}
+            {[formatAge(c), formatGender(c.gender)].filter(Boolean).join(' ')} · {c.agency.name} {c.truck.name} ·{' '}
+            {c.caseNumber}
           </span>
           <span className="p1-alert-actions">
             <button

@@ -74,7 +74,7 @@ export function CaseCard({ hospitalId, ranked, now, alerting }: CaseCardProps) {
             </span>
           </span>
           <span title={`Started ${formatClock(card.startedAt)}`}>
-            Started {formatElapsed(now - Date.parse(card.startedAt))} ago
+            Started {formatElapsed(now - Date.parse(card.startedAt))} ago · {card.caseNumber}
           </span>
         </div>
         <div className="case-card-foot">
