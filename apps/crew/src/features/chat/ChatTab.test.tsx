@@ -62,9 +62,13 @@ async function openChat() {
 }
 
 /** The gateway accepts the socket the app opened and confirms the case channel. */
-function liveSocket(): FakeWebSocket {
-  const socket = FakeWebSocket.last();
-  if (!socket) throw new Error('no socket opened');
+async function liveSocket(): Promise<FakeWebSocket> {
+  // The app connects once the session has loaded, which may be after the first screen is shown.
+  const socket = await waitFor(() => {
+    const last = FakeWebSocket.last();
+    if (!last) throw new Error('no socket opened');
+    return last;
+  });
   act(() => {
     socket.open();
     socket.frame({ type: 'subscribed', channel: 'case:case-1', seq: 0 });
@@ -149,7 +153,7 @@ describe('CHAT tab', () => {
     });
     const { user } = renderApp('/case', session());
     await screen.findByRole('tab', { name: 'CHAT' });
-    const socket = liveSocket();
+    const socket = await liveSocket();
     expect(socket.subscribedTo('case:case-1')).toBe(true);
 
     act(() => socket.message('case:case-1', 1, 'chat.message', chatMessage({ _id: 'm-h1', content: 'Bay 3' })));

@@ -37,9 +37,13 @@ function session() {
   };
 }
 
-function gateway(): FakeWebSocket {
-  const socket = FakeWebSocket.last();
-  if (!socket) throw new Error('no socket opened');
+/** The app's socket, once it has opened one (it connects after the session loads), opened by the "gateway". */
+async function gateway(): Promise<FakeWebSocket> {
+  const socket = await waitFor(() => {
+    const last = FakeWebSocket.last();
+    if (!last) throw new Error('no socket opened');
+    return last;
+  });
   act(() => socket.open());
   return socket;
 }
@@ -68,7 +72,7 @@ describe('Start, live', () => {
     expect(within(list).getByText('CT down')).toHaveClass('status-badge--critical');
     expect(within(list).queryByText("St. Mary's Hospital")).not.toBeInTheDocument();
 
-    const socket = gateway();
+    const socket = await gateway();
     expect(socket.subscribedTo('hospital-status:stmary')).toBe(true);
     act(() =>
       socket.message('hospital-status:stmary', 1, 'hospital.status', {
@@ -90,7 +94,7 @@ describe('Start, live', () => {
     const api = mockFetch({ 'GET /notification/broadcast/me': { body: { data: [] } } });
     renderApp('/start', session());
     expect(await screen.findByRole('button', { name: 'Message Center' })).toBeInTheDocument();
-    const socket = gateway();
+    const socket = await gateway();
     expect(socket.subscribedTo('broadcast:riverside')).toBe(true);
     const sentNow = { ...broadcast, timestamp: new Date(Date.now() + 1_000).toISOString() };
     act(() => socket.message('broadcast:riverside', 1, 'broadcast.message', sentNow));

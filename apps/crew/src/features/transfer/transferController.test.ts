@@ -81,9 +81,12 @@ function server(extra: Record<string, MockHandler> = {}) {
   });
 }
 
-function liveSocket(): FakeWebSocket {
-  const socket = FakeWebSocket.last();
-  if (!socket) throw new Error('no socket');
+async function liveSocket(): Promise<FakeWebSocket> {
+  const socket = await vi.waitFor(() => {
+    const last = FakeWebSocket.last();
+    if (!last) throw new Error('no socket');
+    return last;
+  });
   socket.open();
   return socket;
 }
@@ -129,7 +132,7 @@ describe('case transfer, sending crew', () => {
       transfer: { caseTransferCode: '482913' },
     });
 
-    const socket = liveSocket();
+    const socket = await liveSocket();
     expect(socket.subscribedTo('transfer:tr-1')).toBe(true);
     current = transfer({ request: requestOf('open') });
     socket.message('transfer:tr-1', 1, 'CASE_TRANSFER_UPDATED', { id: 'tr-1' });
@@ -219,7 +222,7 @@ describe('case transfer, receiving crew', () => {
       emsAgencyId: session.selectedTeam?.id,
       truckId: session.selectedTruck?.id,
     });
-    const socket = liveSocket();
+    const socket = await liveSocket();
     current = transfer({ request: requestOf('accepted') });
     socket.message('transfer:tr-1', 1, 'CASE_TRANSFER_UPDATED', null);
     await vi.waitFor(() => expect(api.calls(`PATCH ${T}/received`)).toHaveLength(1));
