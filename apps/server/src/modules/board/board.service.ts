@@ -24,6 +24,7 @@ import type { CaseRow } from '../../db/schema.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
 import type { Principal } from '../auth/principal.js';
 import type { PublishedSet } from '../complaints/complaints.service.js';
+import { lastLocationOf } from '../cases/last-location.js';
 import type { CaseChangeNotice } from '../realtime/case-publisher.js';
 import type { BoardRepository } from './board.repository.js';
 import type { ReadAudit } from './read-audit.js';
@@ -133,14 +134,7 @@ export function createBoardService(deps: BoardServiceDeps) {
         startedAt: new Date(row.began_at).toISOString(),
         arrivedAt: row.arrived_at,
         closedAt: row.closed_at,
-        lastLocation:
-          row.last_latitude !== null && row.last_longitude !== null && row.last_location_at !== null
-            ? {
-                latitude: Number(row.last_latitude),
-                longitude: Number(row.last_longitude),
-                recordedAt: row.last_location_at,
-              }
-            : null,
+        lastLocation: lastLocationOf(row),
         acknowledgement:
           row.acknowledged_hospital_id === row.destination_hospital_id &&
           row.acknowledged_at !== null &&

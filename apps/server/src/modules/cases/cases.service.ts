@@ -45,6 +45,7 @@ import { isOnTeam, type Principal } from '../auth/principal.js';
 import type { PublishedSet } from '../complaints/complaints.service.js';
 import { randomCaseNumber, type CaseNumberSource } from './case-number.js';
 import { checkPatientInfo, checkTagValues, findTag, requireTagOfComplaint } from './case-rules.js';
+import { lastLocationOf } from './last-location.js';
 import { isCaseNumberViolation, isUniqueViolation, type CasesRepository } from './cases.repository.js';
 
 /** What the route layer reads from the request for every write. */
@@ -391,14 +392,7 @@ export function createCasesService(deps: CasesServiceDeps) {
             : null,
         patientInfo: parseJson<PatientInfoEntry[]>(row.patient_info, []),
         mediaCounts: media.mediaCounts,
-        lastLocation:
-          row.last_latitude !== null && row.last_longitude !== null && row.last_location_at !== null
-            ? {
-                latitude: Number(row.last_latitude),
-                longitude: Number(row.last_longitude),
-                recordedAt: row.last_location_at,
-              }
-            : null,
+        lastLocation: lastLocationOf(row),
         acknowledgedBy: seen ? row.acknowledged_by_name : null,
         acknowledgedByHospital: seenBy[0]?.name ?? null,
         acknowledgedAt: seen ? row.acknowledged_at : null,
