@@ -19,7 +19,7 @@ test.describe('hospital console', () => {
 
     await signInToConsole(page, users.ed1.username);
     await expect(page.getByRole('heading', { level: 1, name: hospitals.riversideRegional })).toBeVisible();
-    await expect(page.getByText(users.ed1.displayName)).toBeVisible();
+    await expect(page.getByText(users.ed1.displayName, { exact: true })).toBeVisible();
     await snap(page, testInfo, 'hospital-02-header');
 
     await page.reload();
@@ -45,7 +45,7 @@ test.describe('hospital console', () => {
 
   test('an organisation admin signs in and sees their name', async ({ page }) => {
     await signInToConsole(page, users.admin.username);
-    await expect(page.getByText(users.admin.displayName)).toBeVisible();
+    await expect(page.getByText(users.admin.displayName, { exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
   });
 
