@@ -16,6 +16,12 @@ export interface Broker {
   readonly kind: 'memory' | 'redis';
   /** Hands a stored message to the other processes (this process has already delivered it). */
   publish(message: BrokerMessage): Promise<void>;
+  /**
+   * Asks the other processes to check their subscribers of the channel again (access to it changed).
+   * Carried on the channel itself, so it reaches only the processes with a subscriber, and in order with
+   * the channel's messages: a message published after it is not delivered ahead of the check.
+   */
+  reauthorize(channel: string): Promise<void>;
   /** From now on, messages of the channel published by other processes reach `onMessage`. */
   subscribe(channel: string): Promise<void>;
   unsubscribe(channel: string): Promise<void>;
@@ -29,6 +35,8 @@ export interface Broker {
 
 export interface BrokerListeners {
   onMessage(message: BrokerMessage): void;
+  /** Another process asked for the channel's subscribers to be checked again. */
+  onReauthorize(channel: string): void;
   /** After the broker lost its connection and got it back: messages of that time may be missing. */
   onResync(): void;
   /** The users with a socket open on this process (the broker refreshes their presence). */
@@ -39,6 +47,7 @@ export function createMemoryBroker(): Broker {
   return {
     kind: 'memory',
     publish: () => Promise.resolve(),
+    reauthorize: () => Promise.resolve(),
     subscribe: () => Promise.resolve(),
     unsubscribe: () => Promise.resolve(),
     userOnline: () => undefined,

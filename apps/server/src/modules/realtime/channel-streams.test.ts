@@ -78,4 +78,31 @@ describe('channel streams', () => {
     expect(late.frames.findIndex((f) => f.type === 'subscribed')).toBe(5);
     expect(early.seqs()).toEqual([6, 7, 8]);
   });
+
+  it('holds a subscriber back while its access is checked again: released, it gets what came meanwhile', async () => {
+    const { source, state } = fakeSource(0);
+    const streams = createChannelStreams(source);
+    const [kept, dropped, other] = [recorder(), recorder(), recorder()];
+    for (const client of [kept, dropped, other]) await streams.subscribe(client.subscriber, CHANNEL, undefined);
+    expect(streams.subscribersOf(CHANNEL)).toEqual([kept.subscriber, dropped.subscriber, other.subscriber]);
+
+    streams.hold(kept.subscriber, CHANNEL);
+    streams.hold(kept.subscriber, CHANNEL);
+    streams.hold(dropped.subscriber, CHANNEL);
+    state.stored = 2;
+    streams.deliver(message(1));
+    streams.deliver(message(2));
+    expect(other.seqs()).toEqual([1, 2]);
+    expect(kept.seqs()).toEqual([]);
+    // Holds nest: the first release of two sends nothing yet.
+    streams.release(kept.subscriber, CHANNEL);
+    expect(kept.seqs()).toEqual([]);
+    streams.release(kept.subscriber, CHANNEL);
+    expect(kept.seqs()).toEqual([1, 2]);
+    streams.unsubscribe(dropped.subscriber, CHANNEL);
+    streams.release(dropped.subscriber, CHANNEL);
+    expect(dropped.seqs()).toEqual([]);
+    expect(streams.subscribersOf(CHANNEL)).toEqual([kept.subscriber, other.subscriber]);
+    expect(streams.subscribersOf('user:nobody')).toEqual([]);
+  });
 });

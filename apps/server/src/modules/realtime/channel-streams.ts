@@ -26,6 +26,9 @@ interface SubscriberState {
   lastSent: number;
   /** Live messages that arrived during the catch-up; null once live. */
   buffer: StoredMessage[] | null;
+  /** Messages kept back while the subscriber's access is checked again (`hold`); null when not held. */
+  held: StoredMessage[] | null;
+  holds: number;
 }
 
 interface Stream {
@@ -60,13 +63,19 @@ export function createChannelStreams(source: StreamSource) {
     subscriber.send(text);
   }
 
+  /** Sends the message unless the subscriber is held, which keeps it until released. */
+  function pass(subscriber: Subscriber, state: SubscriberState, message: StoredMessage, text: string): void {
+    if (state.held) state.held.push(message);
+    else sendTo(subscriber, state, message, text);
+  }
+
   function emit(stream: Stream, message: StoredMessage): void {
     stream.head = message.seq;
     // Serialised once for every socket of the channel.
     const text = messageFrame(message);
     for (const [subscriber, state] of stream.subscribers) {
       if (state.buffer) state.buffer.push(message);
-      else sendTo(subscriber, state, message, text);
+      else pass(subscriber, state, message, text);
     }
   }
 
@@ -157,7 +166,7 @@ export function createChannelStreams(source: StreamSource) {
      */
     async subscribe(subscriber: Subscriber, channel: string, lastSeq: number | undefined): Promise<number> {
       const stream = open(channel);
-      const state: SubscriberState = { lastSent: Number.MAX_SAFE_INTEGER, buffer: [] };
+      const state: SubscriberState = { lastSent: Number.MAX_SAFE_INTEGER, buffer: [], held: null, holds: 0 };
       stream.subscribers.set(subscriber, state);
       try {
         await stream.ready;
@@ -167,12 +176,12 @@ export function createChannelStreams(source: StreamSource) {
           for (;;) {
             const page = await source.after(channel, after);
             if (stream.subscribers.get(subscriber) !== state) return state.lastSent;
-            for (const message of page) sendTo(subscriber, state, message, messageFrame(message));
+            for (const message of page) pass(subscriber, state, message, messageFrame(message));
             if (page.length === 0) break;
             after = page[page.length - 1]!.seq;
           }
         }
-        for (const message of state.buffer ?? []) sendTo(subscriber, state, message, messageFrame(message));
+        for (const message of state.buffer ?? []) pass(subscriber, state, message, messageFrame(message));
         state.buffer = null;
         const seq = Math.max(state.lastSent, stream.head ?? 0);
         subscriber.send(frame({ type: 'subscribed', channel, seq }));
@@ -189,6 +198,36 @@ export function createChannelStreams(source: StreamSource) {
       if (!stream) return;
       stream.subscribers.delete(subscriber);
       closeIfUnused(stream);
+    },
+
+    /** This process's subscribers of the channel (none when it has no stream for it). */
+    subscribersOf(channel: string): Subscriber[] {
+      return [...(streams.get(channel)?.subscribers.keys() ?? [])];
+    },
+
+    /**
+     * Keeps the channel's messages back from the subscriber until `release` — while its access is checked
+     * again, so nothing published after the change reaches it before the answer. Holds nest.
+     */
+    hold(subscriber: Subscriber, channel: string): void {
+      const state = streams.get(channel)?.subscribers.get(subscriber);
+      if (!state) return;
+      state.holds += 1;
+      state.held ??= [];
+    },
+
+    /** Ends a `hold`: the kept messages are sent (an unsubscribed subscriber's are dropped with it). */
+    release(subscriber: Subscriber, channel: string): void {
+      const state = streams.get(channel)?.subscribers.get(subscriber);
+      if (!state?.held) return;
+      state.holds -= 1;
+      if (state.holds > 0) return;
+      const held = state.held;
+      state.held = null;
+      for (const message of held) {
+        if (state.buffer) state.buffer.push(message);
+        else sendTo(subscriber, state, message, messageFrame(message));
+      }
     },
 
     /** After the broker reconnected: read back from the database anything the streams may have missed. */

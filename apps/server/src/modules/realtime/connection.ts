@@ -30,6 +30,8 @@ export interface ConnectionDeps {
   maxMessagesPerSecond: number;
   onAuthenticated(connection: Connection): void;
   onClosed(connection: Connection): void;
+  /** A subscription to the channel is being authorised (`true`) / its check has finished (`false`). */
+  onAuthorizing(connection: Connection, channel: string, authorizing: boolean): void;
   logError(error: unknown, what: string): void;
 }
 
@@ -42,6 +44,8 @@ export class Connection implements Subscriber {
   private refilledAt = Date.now();
   private authTimer: NodeJS.Timeout | null;
   private closed = false;
+  /** Channels whose subscription is being authorised → whether access to it changed during the check. */
+  private readonly authorizing = new Map<string, boolean>();
   /** Frames that arrived while the auth frame was being checked. */
   private waiting: ClientFrame[] | null = null;
 
@@ -169,6 +173,34 @@ export class Connection implements Subscriber {
     for (const frame of waiting) this.handle(frame);
   }
 
+  /**
+   * Access to the channel changed: checks this socket's subscription to it again and ends it if now
+   * refused (the socket stays open for its other channels). Messages of the channel wait meanwhile.
+   * A check that fails ends the subscription too — continuing unchecked would be the unsafe side.
+   */
+  async reauthorize(channel: string): Promise<void> {
+    if (this.authorizing.has(channel)) this.authorizing.set(channel, true);
+    const parsed = parseChannelName(channel);
+    const principal = this.principal;
+    if (!parsed || !principal || !this.channels.has(channel)) return;
+    this.deps.streams.hold(this, channel);
+    let allowed = false;
+    let message = 'You no longer have access to this channel.';
+    try {
+      allowed = await this.deps.authorizers.mayAccess(principal, parsed.kind, parsed.id);
+    } catch (error) {
+      this.deps.logError(error, 'channel re-authorisation failed');
+      message = 'Your access to this channel could not be checked; subscribe again.';
+    }
+    if (allowed || this.closed || !this.channels.has(channel)) {
+      this.deps.streams.release(this, channel);
+      return;
+    }
+    this.channels.delete(channel);
+    this.deps.streams.unsubscribe(this, channel);
+    this.sendFrame({ type: 'error', channel, message });
+  }
+
   private async subscribe(channel: string, lastSeq: number | undefined): Promise<void> {
     const parsed = parseChannelName(channel);
     const principal = this.principal;
@@ -177,11 +209,19 @@ export class Connection implements Subscriber {
       return this.sendFrame({ type: 'error', channel, message: 'Too many subscriptions on one connection.' });
     }
     let allowed: boolean;
+    this.deps.onAuthorizing(this, channel, true);
     try {
-      allowed = await this.deps.authorizers.mayAccess(principal, parsed.kind, parsed.id);
+      // Access changed while this check ran (`reauthorize`): its answer may be the old one, so ask again.
+      do {
+        this.authorizing.set(channel, false);
+        allowed = await this.deps.authorizers.mayAccess(principal, parsed.kind, parsed.id);
+      } while (this.authorizing.get(channel));
     } catch (error) {
       this.deps.logError(error, 'channel authorisation failed');
       return this.sendFrame({ type: 'error', channel, message: 'The subscription could not be checked; try again.' });
+    } finally {
+      this.authorizing.delete(channel);
+      this.deps.onAuthorizing(this, channel, false);
     }
     if (this.closed) return;
     if (!allowed)

@@ -1,7 +1,8 @@
 /**
- * What other modules need of the real-time gateway: publish a change to a channel, and ask whether a
- * user has an open socket (no socket → Web Push). The gateway (realtime.service.ts) implements it;
- * modules receive it through the composition root, so they never import the gateway itself.
+ * What other modules need of the real-time gateway: publish a change to a channel, have a channel's
+ * subscribers checked again when access to it changed, and ask whether a user has an open socket (no
+ * socket → Web Push). The gateway (realtime.service.ts) implements it; modules receive it through the
+ * composition root, so they never import the gateway itself.
  */
 import type { RealtimeEvent } from '@inbound/contract';
 
@@ -11,6 +12,13 @@ export interface RealtimePublisher {
    * which delivers it to every subscribed socket on every server process. Resolves once stored.
    */
   publish(channel: string, event: RealtimeEvent): Promise<{ seq: number }>;
+  /**
+   * Access to the channel changed (after commit): every server process checks its sockets subscribed to
+   * it again with the channel's authorizer and ends the subscriptions now refused, with an `error` frame
+   * for the channel. Call it before publishing the change, so the message cannot outrun the check.
+   * Resolves once this process's sockets are checked and the request is handed to the broker.
+   */
+  reauthorize(channel: string): Promise<void>;
   /** Whether the user has at least one authenticated socket open on any server process. */
   isUserConnected(userId: string): Promise<boolean>;
 }

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { IDS } from '../../seed/demo-data.js';
 import { createTestApp, testConfig, type TestApp } from '../../test/app.js';
+import { RIVERSIDE_TRUCK, send, setDestination, startCase } from '../../test/crew-api.js';
 import { testDialects } from '../../test/databases.js';
 import { openAuthenticated, type TestSocket } from './test-client.js';
 
@@ -115,5 +116,36 @@ describe.skipIf(!reachable).each(dialects)('two server processes on one Redis (%
     client.close();
     await client.closed;
     await expect.poll(() => first.app.realtime.isUserConnected(IDS.users.medic3)).toBe(false);
+  });
+
+  it("ends the old hospital's case: subscriptions on both processes when the destination changes", async () => {
+    const [crewToken, edToken] = await Promise.all([first.signIn('medic1'), first.signIn('ed1')]);
+    const { id: caseId } = await startCase(first, crewToken, IDS.agencies.riverside, RIVERSIDE_TRUCK);
+    await setDestination(first, crewToken, caseId, IDS.hospitals.riversideRegional);
+    const channel = `case:${caseId}`;
+    const boards = await Promise.all(urls.map((url) => openAuthenticated(url, edToken)));
+    const crew = await openAuthenticated(urls[1], crewToken);
+    sockets.push(...boards, crew);
+    for (const socket of [...boards, crew]) {
+      socket.send({ type: 'subscribe', channel });
+      await socket.next('subscribed');
+    }
+
+    // The change is written (and re-authorised) on the first process.
+    await setDestination(first, crewToken, caseId, IDS.hospitals.stMarys);
+    for (const board of boards) {
+      expect((await board.next('error', (f) => f.channel === channel)).message).toBe(
+        'You no longer have access to this channel.',
+      );
+    }
+    await crew.next('message', (m) => m.channel === channel);
+    const write = await send(first, 'PATCH', `/v4/twiageCases/${caseId}`, crewToken, { body: { gender: 'F' } });
+    expect(write.statusCode, write.body).toBe(200);
+    await crew.next('message', (m) => m.channel === channel);
+    for (const board of boards) {
+      board.send({ type: 'ping' });
+      await board.next('pong');
+      expect(board.frames.filter((f) => f.type === 'message')).toEqual([]);
+    }
   });
 });

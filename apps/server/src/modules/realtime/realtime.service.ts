@@ -47,6 +47,8 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps) {
   const connections = new Set<Connection>();
   /** userId → open authenticated sockets on this process. */
   const users = new Map<string, number>();
+  /** channel → sockets whose subscription to it is being authorised (not yet in its stream). */
+  const authorizing = new Map<string, Set<Connection>>();
 
   const logError = (error: unknown, what: string) =>
     log.error({ err: error instanceof Error ? { message: error.message, stack: error.stack } : String(error) }, what);
@@ -72,6 +74,11 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps) {
       const count = users.get(userId) ?? 0;
       users.set(userId, count + 1);
       if (count === 0) broker?.userOnline(userId);
+    },
+    onAuthorizing(connection: Connection, channel: string, started: boolean) {
+      const pending = authorizing.get(channel) ?? new Set<Connection>();
+      if (started) authorizing.set(channel, pending.add(connection));
+      else if (pending.delete(connection) && pending.size === 0) authorizing.delete(channel);
     },
     onClosed(connection: Connection) {
       connections.delete(connection);
@@ -144,6 +151,19 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps) {
 
   const deliver = (message: StoredMessage) => streams.deliver(message);
 
+  /**
+   * Checks this process's sockets on the channel again — those subscribed and those being authorised
+   * for it — and ends the subscriptions now refused. Costs one check per subscriber of the channel.
+   * Each socket holds the channel's messages from the first (synchronous) step until its answer.
+   */
+  async function reauthorizeLocal(channel: string): Promise<void> {
+    const sockets = new Set<Connection>(authorizing.get(channel));
+    for (const subscriber of streams.subscribersOf(channel)) {
+      if (subscriber instanceof Connection) sockets.add(subscriber);
+    }
+    await Promise.all([...sockets].map((connection) => connection.reauthorize(channel)));
+  }
+
   const publisher: RealtimePublisher = {
     async publish(channel, event) {
       if (!ChannelName.safeParse(channel).success) throw new Error(`not a channel name: ${channel}`);
@@ -153,6 +173,16 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps) {
       deliver(message);
       broker?.publish(message).catch((error: unknown) => logError(error, 'real-time broker publish failed'));
       return { seq };
+    },
+    async reauthorize(channel) {
+      if (!ChannelName.safeParse(channel).success) throw new Error(`not a channel name: ${channel}`);
+      // Both before any await: local messages are held from here, and the request goes out on the broker
+      // ahead of any message published after this call. A broker failure is logged, not thrown, like a
+      // publish's: the write has committed and its answer must not fail now.
+      const remote = broker?.reauthorize(channel).catch((error: unknown) => {
+        logError(error, 'real-time broker re-authorisation failed');
+      });
+      await Promise.all([reauthorizeLocal(channel), remote]);
     },
     async isUserConnected(userId) {
       if ((users.get(userId) ?? 0) > 0) return true;
@@ -165,6 +195,9 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps) {
     /** For the broker: messages from other processes, and a resync after it reconnected. */
     brokerListeners: {
       onMessage: deliver,
+      onReauthorize: (channel: string) => {
+        reauthorizeLocal(channel).catch((error: unknown) => logError(error, 'real-time re-authorisation failed'));
+      },
       onResync: () => streams.resync(),
       localUsers: () => users.keys(),
     },

@@ -1,7 +1,9 @@
 /**
  * Redis pub/sub between server processes (REDIS_URL). Each real-time channel is one Redis channel
  * (`{prefix}rt:{channel}`), subscribed only while this process has a socket on it. A message carries the
- * id of the process that published it, which skips its own echo (it delivered locally already).
+ * id of the process that published it, which skips its own echo (it delivered locally already). A
+ * request to re-authorise a channel's subscribers travels on the same Redis channel, in order with its
+ * messages.
  *
  * Presence: per user a sorted set `{prefix}rt:presence:{userId}` of process ids scored by when their
  * claim expires. Each process refreshes its users' entries every PRESENCE_REFRESH_MS; a process that dies
@@ -14,10 +16,8 @@ import type { Broker, BrokerListeners, BrokerMessage } from './broker.js';
 export const PRESENCE_REFRESH_MS = 10_000;
 export const PRESENCE_TTL_MS = 30_000;
 
-interface Wire extends BrokerMessage {
-  /** The publishing process. */
-  from: string;
-}
+/** A stored message, or a request to check the channel's subscribers again; `from` is the sending process. */
+type Wire = (BrokerMessage & { from: string }) | { from: string; channel: string; reauthorize: true };
 
 export async function createRedisBroker(
   url: string,
@@ -46,7 +46,8 @@ export async function createRedisBroker(
       return;
     }
     if (wire.from === processId) return;
-    listeners.onMessage({ channel: wire.channel, seq: wire.seq, event: wire.event });
+    if ('reauthorize' in wire) listeners.onReauthorize(wire.channel);
+    else listeners.onMessage({ channel: wire.channel, seq: wire.seq, event: wire.event });
   });
   // ioredis subscribes again by itself after a reconnect; what was published meanwhile is read back
   // from the database by the gateway.
@@ -76,6 +77,10 @@ export async function createRedisBroker(
     async publish(message) {
       const wire: Wire = { ...message, from: processId };
       await commands.publish(channelPrefix + message.channel, JSON.stringify(wire));
+    },
+    async reauthorize(channel) {
+      const wire: Wire = { from: processId, channel, reauthorize: true };
+      await commands.publish(channelPrefix + channel, JSON.stringify(wire));
     },
     async subscribe(channel) {
       await subscriber.subscribe(channelPrefix + channel);

@@ -21,7 +21,7 @@ import {
   signInAll,
   addUser,
 } from '../../test/crew-api.js';
-import { openAuthenticated } from '../realtime/test-client.js';
+import { openAuthenticated, type TestSocket } from '../realtime/test-client.js';
 import { CODE_MISSES_PER_MINUTE } from './transfers.service.js';
 
 type Step = Extract<
@@ -45,7 +45,11 @@ describe('case transfer routes', () => {
     t = await createTestApp();
     [medic1, medic2, medic3, ed1] = await signInAll(t, ['medic1', 'medic2', 'medic3', 'ed1']);
   });
-  afterAll(() => t.close());
+  const sockets: TestSocket[] = [];
+  afterAll(async () => {
+    for (const socket of sockets) socket.close();
+    await t.close();
+  });
 
   const parse = (res: { statusCode: number; body: string; json(): unknown }, status = 200): CaseTransfer => {
     expect(res.statusCode, res.body).toBe(status);
@@ -70,6 +74,30 @@ describe('case transfer routes', () => {
     send(t, 'GET', buildPath(routes.getTransfer.path, { id }), token, { key: null });
 
   const getCase = (id: string, token: string) => send(t, 'GET', `/v4/twiageCases/${id}`, token, { key: null });
+
+  let realtimeUrl: string | null = null;
+  async function connect(token: string): Promise<TestSocket> {
+    if (!realtimeUrl) {
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      realtimeUrl = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/realtime`;
+    }
+    const socket = await openAuthenticated(realtimeUrl, token);
+    sockets.push(socket);
+    return socket;
+  }
+
+  async function subscribed(token: string, channel: string): Promise<TestSocket> {
+    const socket = await connect(token);
+    socket.send({ type: 'subscribe', channel });
+    await socket.next('subscribed', (f) => f.channel === channel);
+    return socket;
+  }
+
+  /** After a ping's pong, every frame the server sent the socket before it has arrived. */
+  async function settled(socket: TestSocket): Promise<void> {
+    socket.send({ type: 'ping' });
+    await socket.next('pong');
+  }
 
   it('requires authentication', async () => {
     expectClientError(
@@ -434,9 +462,6 @@ describe('case transfer routes', () => {
   it('lets only the two crews subscribe to transfer:{id}', async () => {
     const opened = await open();
     parse(await request(opened.caseTransferCode));
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = t.app.server.address() as AddressInfo;
-    const url = `ws://127.0.0.1:${port}/realtime`;
     const channel = `transfer:${opened._id}`;
     for (const [token, allowed] of [
       [medic1, true],
@@ -444,7 +469,7 @@ describe('case transfer routes', () => {
       [medic2, false],
       [ed1, false],
     ] as const) {
-      const socket = await openAuthenticated(url, token);
+      const socket = await connect(token);
       socket.send({ type: 'subscribe', channel, lastSeq: 0 });
       if (allowed) {
         expect((await socket.next('subscribed')).channel).toBe(channel);
@@ -455,5 +480,66 @@ describe('case transfer routes', () => {
       }
       socket.close();
     }
+  });
+
+  describe('ends live subscriptions of whoever lost access to the case', () => {
+    const caseMessages = (socket: TestSocket, caseId: string) =>
+      socket.frames.filter((f) => f.type === 'message' && f.channel === `case:${caseId}`);
+
+    it("on acknowledge: the sender's case: subscription gets an error and no later change", async () => {
+      const opened = await open();
+      const caseChannel = `case:${opened.caseId}`;
+      const sender = await subscribed(medic1, caseChannel);
+      sender.send({ type: 'subscribe', channel: opened.pubnubChannel });
+      await sender.next('subscribed', (f) => f.channel === opened.pubnubChannel);
+      parse(await request(opened.caseTransferCode));
+      parse(await step('acceptTransferRequest', opened._id, medic1));
+      const receiver = await subscribed(medic3, caseChannel);
+      parse(await step('transferReceived', opened._id, medic3));
+      parse(await step('acknowledgeTransfer', opened._id, medic1));
+
+      expect(await sender.next('error', (f) => f.channel === caseChannel)).toEqual({
+        type: 'error',
+        channel: caseChannel,
+        message: 'You no longer have access to this channel.',
+      });
+      const write = await send(t, 'PATCH', `/v4/twiageCases/${opened.caseId}`, medic3, { body: { gender: 'F' } });
+      expect(write.statusCode, write.body).toBe(200);
+      const onReceiver = await receiver.next('message', (m) => m.channel === caseChannel);
+      expect(onReceiver.event).toMatchObject({ type: 'case.updated', data: { caseId: opened.caseId } });
+      await settled(sender);
+      expect(caseMessages(sender, opened.caseId)).toEqual([]);
+      // The socket stays open with its other subscriptions: the transfer's own channel still reaches it.
+      await sender.next(
+        'message',
+        (m) => m.channel === opened.pubnubChannel && CaseTransfer.parse(m.event.data).status === 'done',
+      );
+      // And a new subscription to the case is refused.
+      sender.send({ type: 'subscribe', channel: caseChannel });
+      expect((await sender.next('error', (f) => f.channel === caseChannel)).message).toBe(
+        'Not allowed to subscribe to this channel.',
+      );
+    });
+
+    it("on expiry after accept: the receiver's case: subscription ends, the sender's stays", async () => {
+      const opened = await open();
+      const caseChannel = `case:${opened.caseId}`;
+      parse(await request(opened.caseTransferCode));
+      parse(await step('acceptTransferRequest', opened._id, medic1));
+      const sender = await subscribed(medic1, caseChannel);
+      const receiver = await subscribed(medic3, caseChannel);
+
+      t.clock.advance(TRANSFER_LIFETIME_MS);
+      expect(parse(await getTransfer(opened._id, medic1)).status).toBe('expired');
+      expect((await receiver.next('error', (f) => f.channel === caseChannel)).message).toBe(
+        'You no longer have access to this channel.',
+      );
+      const write = await send(t, 'PATCH', `/v4/twiageCases/${opened.caseId}`, medic1, { body: { gender: 'M' } });
+      expect(write.statusCode, write.body).toBe(200);
+      await sender.next('message', (m) => m.channel === caseChannel);
+      await settled(receiver);
+      expect(caseMessages(receiver, opened.caseId)).toEqual([]);
+      expect(sender.frames.filter((f) => f.type === 'error')).toEqual([]);
+    });
   });
 });

@@ -28,6 +28,7 @@ describe('transfer expiry sweep', () => {
       publishedEvents.push({ channel, event });
       return Promise.resolve({ seq: publishedEvents.length });
     },
+    reauthorize: () => Promise.resolve(),
     isUserConnected: () => Promise.resolve(true),
   };
 

@@ -117,6 +117,8 @@ interface Transition {
   changes(row: TransferRow, now: string): Updateable<CaseTransfersTable>;
   /** Other writes that commit with the change (the case's access list). */
   alongside?(trx: Transaction<DB>, row: TransferRow, now: string): Promise<void>;
+  /** The change removes someone from the case's access list: its live subscribers are checked again. */
+  revokesAccess?: boolean;
 }
 
 export function createTransfersService(deps: TransfersServiceDeps) {
@@ -142,6 +144,9 @@ export function createTransfersService(deps: TransfersServiceDeps) {
     else codeMisses.set(userId, { count: 1, since: at });
   }
 
+  /** After a commit that took someone off the case's access list: their `case:` subscription ends. */
+  const reauthorizeCase = (caseId: string) => publisher.reauthorize(channelName('case', caseId));
+
   async function publish(row: TransferRow): Promise<CaseTransfer> {
     const transfer = toCaseTransfer(row);
     await publisher.publish(channelName('transfer', row.id), { type: 'CASE_TRANSFER_UPDATED', data: transfer });
@@ -152,13 +157,13 @@ export function createTransfersService(deps: TransfersServiceDeps) {
   async function expireIfDue(row: TransferRow): Promise<TransferRow> {
     if (!isLive(row.status) || row.expires_at > now()) return row;
     const at = now();
+    const revokes = row.request_user_id !== null && ['accepted', 'received'].includes(row.request_status ?? '');
     const changed = await repo.transaction(async (trx) => {
       const won = await repo.transition(trx, row, ended({ status: 'expired', updated_at: at }));
-      if (won && row.request_user_id && ['accepted', 'received'].includes(row.request_status ?? '')) {
-        await cases.revokeAccess(trx, row.case_id, row.request_user_id, RECEIVER_ACCESS_ROLE);
-      }
+      if (won && revokes) await cases.revokeAccess(trx, row.case_id, requester(row), RECEIVER_ACCESS_ROLE);
       return won;
     });
+    if (changed && revokes) await reauthorizeCase(row.case_id);
     const current = (await repo.findById(row.id)) ?? row;
     if (changed) await publish(current);
     return current;
@@ -205,6 +210,7 @@ export function createTransfersService(deps: TransfersServiceDeps) {
       if (step.alreadyDone(current)) return toCaseTransfer(current);
       throw conflict(refusal(current));
     }
+    if (step.revokesAccess) await reauthorizeCase(row.case_id);
     return publish(current);
   }
 
@@ -364,6 +370,7 @@ export function createTransfersService(deps: TransfersServiceDeps) {
           await requireOpenCase(trx, row);
           await cases.handOver(trx, row.case_id, row.created_by, requester(row), at);
         },
+        revokesAccess: true,
       }),
 
     /** For the case module: whether a transfer of the case is live now (a due one is expired first). */
