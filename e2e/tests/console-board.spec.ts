@@ -248,10 +248,12 @@ test('a stroke case reaches the live board within a second, and the acknowledgem
   expect(Math.max(...p1)).toBeLessThan(Math.min(...others));
   await expect(cardOf(ed, stemi.caseNumber)).toContainText('1 unread message');
   // Two new priority-1 alerts (STEMI, trauma); hiding one leaves the other until it is acknowledged.
-  const traumaAlert = ed.locator('.p1-alert').filter({ hasText: trauma.caseNumber });
+  // They share one banner, a line each, so the cards stay above the fold.
+  await expect(ed.locator('.p1-alert')).toHaveCount(1);
+  const traumaAlert = ed.locator('.p1-alert-case').filter({ hasText: trauma.caseNumber });
   await traumaAlert.getByRole('button', { name: 'Hide for 2 min' }).click();
   await expect(traumaAlert).toBeHidden();
-  await expect(ed.locator('.p1-alert').filter({ hasText: stemi.caseNumber })).toBeVisible();
+  await expect(ed.locator('.p1-alert-case').filter({ hasText: stemi.caseNumber })).toBeVisible();
   await snap(ed, testInfo, 'console-board-six-cases', { fullPage: false });
 
   const large = await consolePage(browser, { width: 1920, height: 1080 });

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HealthResponse, routes } from '@inbound/contract';
+import { ConsoleSettings, HealthResponse, routes } from '@inbound/contract';
 import { createTestApp, expectClientError, type TestApp } from './test/app.js';
 
 describe('app: health, API docs, security headers, errors', () => {
@@ -52,6 +52,15 @@ describe('app: health, API docs, security headers, errors', () => {
     expect(csp).not.toContain('upgrade-insecure-requests');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['strict-transport-security']).toBeTruthy();
+  });
+
+  it('allows no image origin but its own without MAP_TILE_URL, and tells the console so', async () => {
+    const res = await t.get(routes.health.path);
+    const imgSrc = /img-src ([^;]*)/.exec(String(res.headers['content-security-policy']))?.[1];
+    expect(imgSrc).toBe("'self' data: blob:");
+    const settings = await t.get(routes.consoleSettings.path, await t.signIn('ed1'));
+    expect(ConsoleSettings.parse(settings.json())).toEqual({ mapTileUrl: null });
+    expectClientError(await t.get(routes.consoleSettings.path), 401);
   });
 
   it('answers unknown API paths and methods with a JSON 404', async () => {
@@ -156,5 +165,23 @@ describe('unexpected failures', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('app: MAP_TILE_URL', () => {
+  const tileUrl = 'https://tiles.example.org:8443/osm/{z}/{x}/{y}.png';
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { MAP_TILE_URL: tileUrl } });
+  });
+  afterAll(() => t.close());
+
+  it("adds the tile server's origin, and only it, to img-src and serves the template to the console", async () => {
+    const res = await t.get(routes.health.path);
+    const imgSrc = /img-src ([^;]*)/.exec(String(res.headers['content-security-policy']))?.[1];
+    expect(imgSrc).toBe("'self' data: blob: https://tiles.example.org:8443");
+    const settings = await t.get(routes.consoleSettings.path, await t.signIn('ed1'));
+    expect(settings.statusCode).toBe(200);
+    expect(ConsoleSettings.parse(settings.json())).toEqual({ mapTileUrl: tileUrl });
   });
 });

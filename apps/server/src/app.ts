@@ -47,6 +47,7 @@ import { createFeedbackRepository } from './modules/feedback/feedback.repository
 import { feedbackRoutes } from './modules/feedback/feedback.routes.js';
 import { createFeedbackService } from './modules/feedback/feedback.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { consoleSettingsRoutes } from './modules/console-settings/console-settings.routes.js';
 import { createHospitalsRepository } from './modules/hospitals/hospitals.repository.js';
 import { hospitalsRoutes } from './modules/hospitals/hospitals.routes.js';
 import { createHospitalsService } from './modules/hospitals/hospitals.service.js';
@@ -141,7 +142,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     request.log.info({ req: request, res: reply, ms: Math.round(reply.elapsedTime) }, 'request completed');
   });
 
-  await registerSecurityHeaders(app, config.publicUrl);
+  await registerSecurityHeaders(app, config.publicUrl, config.mapTileUrl);
   // Off for all routes; sign-in turns it on for itself (other routes are limited by authentication).
   await app.register(rateLimit, { global: false });
   await registerApiDocs(app, config.brandName);
@@ -325,6 +326,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     log: app.log,
   });
   healthRoutes(app, ctx, { database: database.dialect, broker: realtime.brokerKind() });
+  consoleSettingsRoutes(app, ctx, { mapTileUrl: config.mapTileUrl });
   authRoutes(app, ctx, auth, config.signInLimits.perAddress);
   usersRoutes(app, ctx, users);
   agenciesRoutes(app, ctx, agencies);

@@ -54,6 +54,22 @@ describe('config', () => {
     expect(result.config.iceServers[0]!.urls).toBe('turn:turn.example:3478');
   });
 
+  it('reads MAP_TILE_URL and refuses templates the CSP cannot name', () => {
+    const ok = parseConfig({ MAP_TILE_URL: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png' });
+    expect(ok.ok && ok.config.mapTileUrl).toBe('https://tile.openstreetmap.org/{z}/{x}/{y}.png');
+    const unset = parseConfig({});
+    expect(unset.ok && unset.config.mapTileUrl).toBeNull();
+    for (const bad of [
+      'https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png',
+      'https://tile.example.org/tiles.png',
+      'ftp://tile.example.org/{z}/{x}/{y}.png',
+      'not a url',
+    ]) {
+      const result = parseConfig({ MAP_TILE_URL: bad });
+      expect(result.ok ? [] : result.problems, bad).toEqual([expect.stringMatching(/^MAP_TILE_URL must be/)]);
+    }
+  });
+
   it('lists every problem at once', () => {
     const result = parseConfig({
       PORT: 'eighty',

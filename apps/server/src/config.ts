@@ -83,6 +83,17 @@ const origins = (name: string) =>
     return list;
   });
 
+/**
+ * A Leaflet tile URL template on ONE server: its origin goes into the CSP's img-src, so a `{s}`
+ * subdomain wildcard (which would need `*.host` there) is refused.
+ */
+const tileUrl = (name: string) =>
+  url(name, ['http:', 'https:']).refine((value) => {
+    // zod runs this even after the URL check failed; that one reports the problem.
+    if (!URL.canParse(value)) return true;
+    return !new URL(value).host.includes('{') && ['{z}', '{x}', '{y}'].every((part) => value.includes(part));
+  }, `${name} must be a tile URL on one server with {z}, {x} and {y}, such as https://tile.openstreetmap.org/{z}/{x}/{y}.png`);
+
 const IceServer = z.object({
   urls: z.union([z.string(), z.array(z.string())]),
   username: z.string().optional(),
@@ -134,6 +145,7 @@ const EnvSchema = z
     TOKEN_TTL: duration('TOKEN_TTL').default(12 * 3_600_000),
     AUTH_CACHE_TTL: duration('AUTH_CACHE_TTL').default(2_000),
     PUBLIC_URL: url('PUBLIC_URL', ['http:', 'https:']).optional(),
+    MAP_TILE_URL: tileUrl('MAP_TILE_URL').optional(),
     ICE_SERVERS: iceServers.default([{ urls: 'stun:stun.l.google.com:19302' }]),
     LLM_BASE_URL: url('LLM_BASE_URL', ['http:', 'https:']).optional(),
     LLM_MODEL: z.string().min(1).optional(),
@@ -196,6 +208,8 @@ export interface Config {
   /** How long a checked token is trusted without a database read; bounds cross-process revocation lag. */
   authCacheMs: number;
   publicUrl: string | null;
+  /** Leaflet tile template for the console's route map; null: the map is drawn without tiles. */
+  mapTileUrl: string | null;
   iceServers: IceServer[];
   llm: { baseUrl: string; model: string | null; apiKey: string | null } | null;
   brandName: string;
@@ -261,6 +275,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
       tokenTtlMs: e.TOKEN_TTL,
       authCacheMs: e.AUTH_CACHE_TTL,
       publicUrl: e.PUBLIC_URL?.replace(/\/+$/, '') ?? null,
+      mapTileUrl: e.MAP_TILE_URL ?? null,
       iceServers: e.ICE_SERVERS,
       llm: e.LLM_BASE_URL
         ? { baseUrl: e.LLM_BASE_URL, model: e.LLM_MODEL ?? null, apiKey: e.LLM_API_KEY ?? null }

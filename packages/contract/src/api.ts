@@ -49,6 +49,7 @@ import {
   RequestTransferBody,
   SendBroadcastBody,
   SendBroadcastResponse,
+  BroadcastRecipientsResponse,
   SetHospitalStatusBody,
   SetHospitalStatusResponse,
   TransferCodeParams,
@@ -117,6 +118,13 @@ export const HealthResponse = z.object({
   database: z.enum(['sqlite', 'postgres']),
   broker: z.enum(['memory', 'redis']),
 });
+
+/** Server settings the console reads at run time, so one deployment setting serves every build. */
+export const ConsoleSettings = z.object({
+  /** Leaflet tile URL template for the route map; null: draw the route without a background map. */
+  mapTileUrl: z.string().nullable(),
+});
+export type ConsoleSettings = z.infer<typeof ConsoleSettings>;
 
 export const feedbackClientInfo = (version: string) => ({ client: CLIENT_NAME, clientVersion: version });
 
@@ -372,6 +380,14 @@ export const routes = {
     body: SendBroadcastBody,
     response: SendBroadcastResponse,
   },
+  broadcastRecipients: {
+    method: 'GET',
+    path: '/v4/hospitals/:id/broadcast-recipients',
+    summary: 'The agencies delivering to a hospital, which its broadcasts may go to (its ED staff, org admins)',
+    auth: true,
+    params: HospitalParams,
+    response: BroadcastRecipientsResponse,
+  },
   setHospitalStatus: {
     method: 'POST',
     path: '/v4/hospitals/:id/statuses',
@@ -516,6 +532,13 @@ export const routes = {
     summary: 'How to connect to the real-time gateway (/realtime): its path, heartbeat and channels',
     auth: true,
     response: RealtimeSecret,
+  },
+  consoleSettings: {
+    method: 'GET',
+    path: '/v4/console-settings',
+    summary: "The console's run-time settings (the map tile server)",
+    auth: true,
+    response: ConsoleSettings,
   },
   health: {
     method: 'GET',

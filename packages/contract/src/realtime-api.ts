@@ -114,6 +114,12 @@ export const SendBroadcastBody = z
 export type SendBroadcastBody = z.input<typeof SendBroadcastBody>;
 export const SendBroadcastResponse = BroadcastMessage;
 
+/** GET /v4/hospitals/{id}/broadcast-recipients: the agencies a hospital's broadcast may go to. */
+export const BroadcastRecipient = z.object({ _id: Id, name: z.string() });
+export type BroadcastRecipient = z.infer<typeof BroadcastRecipient>;
+export const BroadcastRecipientsResponse = z.object({ agencies: z.array(BroadcastRecipient) });
+export type BroadcastRecipientsResponse = z.infer<typeof BroadcastRecipientsResponse>;
+
 // ---- hospital statuses ---------------------------------------------------------------------------
 
 export const SetHospitalStatusBody = z.object({

@@ -47,6 +47,8 @@ export type RequestOptions<N extends RouteName> = {
   params?: Def<N> extends { params: z.ZodType } ? Infer<Def<N>['params']> : never;
   query?: Def<N> extends { query: z.ZodType } ? Infer<Def<N>['query']> : never;
   body?: Def<N> extends { body: z.ZodType } ? Infer<Def<N>['body']> : never;
+  /** Sent as `Idempotency-Key`: the server answers a retry with the first result instead of acting twice. */
+  idempotencyKey?: string;
 };
 
 export interface ApiClientOptions {
@@ -77,6 +79,7 @@ export function createApiClient({
     const token = getToken();
     if (route.auth && token) headers.Authorization = authorizationHeader(token);
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+    if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
 
     let response: Response;
     try {

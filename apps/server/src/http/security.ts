@@ -8,7 +8,11 @@
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 
-export async function registerSecurityHeaders(app: FastifyInstance, publicUrl: string | null): Promise<void> {
+export async function registerSecurityHeaders(
+  app: FastifyInstance,
+  publicUrl: string | null,
+  mapTileUrl: string | null,
+): Promise<void> {
   // 'self' covers ws:/wss: of the same host in CSP Level 3 browsers; with PUBLIC_URL we also name the
   // WebSocket origin explicitly for older engines and for proxies that change the scheme.
   const wsOrigins: string[] = [];
@@ -25,7 +29,8 @@ export async function registerSecurityHeaders(app: FastifyInstance, publicUrl: s
         // Component libraries set inline styles; styles cannot run code, so this is the usual trade-off.
         styleSrc: ["'self'", "'unsafe-inline'"],
         // Photos and EKG previews are shown from blob: URLs before upload; small icons come as data: URLs.
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        // MAP_TILE_URL's server, and only it, for the console's route map.
+        imgSrc: ["'self'", 'data:', 'blob:', ...(mapTileUrl ? [new URL(mapTileUrl).origin] : [])],
         // The API and the real-time socket live on this origin.
         connectSrc: ["'self'", ...wsOrigins],
         // Voice memos and videos play back from blob: URLs while they wait in the outbox.

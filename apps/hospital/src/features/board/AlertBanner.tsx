@@ -8,34 +8,46 @@ interface AlertBannerProps {
   acknowledging: boolean;
 }
 
-/** The visual side of a priority-1 alert: stays until acknowledged or dismissed (it comes back in 2 min). */
+/**
+ * The visual side of priority-1 alerts: ONE banner with a line per unacknowledged case, so several at
+ * once do not push the board below the fold. A line stays until its case is acknowledged or hidden (it
+ * comes back in 2 min).
+ */
 export function AlertBanner({ cases, onAcknowledge, onDismiss, acknowledging }: AlertBannerProps) {
   if (cases.length === 0) return null;
   return (
-    <div className="p1-alerts" role="alert" aria-live="assertive">
-      {cases.map((c) => (
-        <div key={c.id} className="p1-alert">
-          <span className="p1-alert-text">
-            <strong>▲ Priority 1 inbound:</strong> {c.complaint?.name}
-            {' — '}
-            {[formatAge(c), formatGender(c.gender)].filter(Boolean).join(' ')} · {c.agency.name} {c.truck.name} ·{' '}
-            {c.caseNumber}
-          </span>
-          <span className="p1-alert-actions">
-            <button
-              type="button"
-              className="button button-ack"
-              disabled={acknowledging}
-              onClick={() => onAcknowledge(c.id)}
-            >
-              Acknowledge
-            </button>
-            <button type="button" className="button" onClick={() => onDismiss(c.id)}>
-              Hide for 2 min
-            </button>
-          </span>
-        </div>
-      ))}
+    <div className="p1-alert" role="alert" aria-live="assertive">
+      <strong className="p1-alert-head">▲ Priority 1 inbound{cases.length > 1 ? ` (${cases.length})` : ''}</strong>
+      <ul className="p1-alert-list">
+        {cases.map((c) => (
+          <li key={c.id} className="p1-alert-case">
+            <span className="p1-alert-text">
+              {c.complaint?.name}
+              {' — '}
+              {[
+                [formatAge(c), formatGender(c.gender)].filter(Boolean).join(' '),
+                `${c.agency.name} ${c.truck.name}`,
+                c.caseNumber,
+              ]
+                .filter(Boolean)
+                .join(' · ')}
+            </span>
+            <span className="p1-alert-actions">
+              <button
+                type="button"
+                className="button button-ack"
+                disabled={acknowledging}
+                onClick={() => onAcknowledge(c.id)}
+              >
+                Acknowledge
+              </button>
+              <button type="button" className="button" onClick={() => onDismiss(c.id)}>
+                Hide for 2 min
+              </button>
+            </span>
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

@@ -1,8 +1,11 @@
+import { Fragment } from 'react';
 import { useMe } from '../auth/queries';
 import { useSignOut } from '../auth/mutations';
 import { BoardToolbar } from './BoardToolbar';
 import { HospitalHeader } from './HospitalHeader';
 import { InboundBoard } from './InboundBoard';
+import { StatusesPanel } from '../statuses/StatusesPanel';
+import { BroadcastComposer } from '../broadcasts/BroadcastComposer';
 import { useHospitals } from './queries';
 import { useSoundSetting } from './useP1Alerts';
 
@@ -36,7 +39,11 @@ export function BoardPage() {
           <>
             <BoardToolbar soundOn={soundOn} onSoundChange={setSoundOn} />
             {hospitals.map((h) => (
-              <InboundBoard key={h._id} hospitalId={h._id} soundOn={soundOn} />
+              <Fragment key={h._id}>
+                <StatusesPanel hospitalId={h._id} />
+                <InboundBoard hospitalId={h._id} soundOn={soundOn} />
+                <BroadcastComposer hospitalId={h._id} />
+              </Fragment>
             ))}
           </>
         ) : (

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import type { BoardCase } from '@inbound/contract';
+import { AlertBanner } from './AlertBanner';
 import { dueAlerts, P1_REMINDER_MS } from './alerts';
 import { rankOpenCases } from './boardOrder';
 import { CaseCard } from './CaseCard';
@@ -128,5 +129,47 @@ describe('CaseCard', () => {
     // Tags with values come before plain ones.
     const tags = screen.getAllByRole('listitem').filter((li) => li.classList.contains('tag'));
     expect(tags[0]?.textContent).toContain('Last Known Well');
+  });
+});
+
+describe('AlertBanner', () => {
+  it('shows nothing without alerting cases', () => {
+    const { container } = render(
+      <AlertBanner cases={[]} onAcknowledge={() => {}} onDismiss={() => {}} acknowledging={false} />,
+    );
+    expect(container.innerHTML).toBe('');
+  });
+
+  it('lists several priority-1 cases in ONE banner, a line each with its own Acknowledge and Hide', () => {
+    const acknowledged: string[] = [];
+    const hidden: string[] = [];
+    const cases = [card('a', 1, 3), card('b', 1, 9), card('c', 1, null, { age: null, gender: null })];
+    render(
+      <AlertBanner
+        cases={cases}
+        onAcknowledge={(id) => acknowledged.push(id)}
+        onDismiss={(id) => hidden.push(id)}
+        acknowledging={false}
+      />,
+    );
+    const alert = screen.getByRole('alert');
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    expect(within(alert).getByText('▲ Priority 1 inbound (3)')).toBeTruthy();
+    const lines = within(alert).getAllByRole('listitem');
+    expect(lines.map((li) => li.querySelector('.p1-alert-text')?.textContent)).toEqual([
+      'Complaint a — 67 y Female · Riverside EMS Medic 1 · N-a',
+      'Complaint b — 67 y Female · Riverside EMS Medic 1 · N-b',
+      'Complaint c — Riverside EMS Medic 1 · N-c',
+    ]);
+    fireEvent.click(within(lines[1]!).getByRole('button', { name: 'Acknowledge' }));
+    fireEvent.click(within(lines[2]!).getByRole('button', { name: 'Hide for 2 min' }));
+    expect(acknowledged).toEqual(['b']);
+    expect(hidden).toEqual(['c']);
+  });
+
+  it('says no count for a single case and disables Acknowledge while one is being sent', () => {
+    render(<AlertBanner cases={[card('a', 1, 3)]} onAcknowledge={() => {}} onDismiss={() => {}} acknowledging />);
+    expect(screen.getByText('▲ Priority 1 inbound')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Acknowledge' }) as HTMLButtonElement).disabled).toBe(true);
   });
 });

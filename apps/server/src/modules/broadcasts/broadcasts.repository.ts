@@ -36,6 +36,18 @@ export function createBroadcastsRepository(db: Kysely<DB>) {
       );
     },
 
+    /** The agencies delivering to the hospital, by name: who its broadcasts may go to. */
+    async recipientAgencies(hospitalId: string): Promise<{ id: string; name: string }[]> {
+      return db
+        .selectFrom('agency_hospitals')
+        .innerJoin('agencies', 'agencies.id', 'agency_hospitals.agency_id')
+        .select(['agencies.id', 'agencies.name'])
+        .where('agency_hospitals.hospital_id', '=', hospitalId)
+        .orderBy('agencies.name')
+        .orderBy('agencies.id')
+        .execute();
+    },
+
     /** Newest first, addressed to any of the agencies. */
     async listForAgencies(agencyIds: readonly string[], limit: number) {
       if (agencyIds.length === 0) return [];

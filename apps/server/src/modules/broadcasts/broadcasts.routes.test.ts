@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BroadcastChannelsResponse, BroadcastsResponse, routes } from '@inbound/contract';
+import {
+  BroadcastChannelsResponse,
+  BroadcastRecipientsResponse,
+  BroadcastsResponse,
+  buildPath,
+  routes,
+} from '@inbound/contract';
 import { createTestApp, expectClientError, type TestApp } from '../../test/app.js';
 import { IDS } from '../../seed/demo-data.js';
 
@@ -43,5 +49,29 @@ describe('broadcasts routes', () => {
     const dispatch = medic2.data.find((b) => b.type === 'emsDispatch')!;
     expect(dispatch.caseNumber).toBeTruthy();
     expect(medic2.data.some((b) => b.urgent)).toBe(true);
+  });
+  describe('GET broadcast recipients', () => {
+    const recipientsPath = (id: string) => buildPath(routes.broadcastRecipients.path, { id });
+
+    it("answers the hospital's delivering agencies by name, to its ED staff and org admins", async () => {
+      const ed1 = BroadcastRecipientsResponse.parse(
+        (await t.get(recipientsPath(IDS.hospitals.riversideRegional), await t.signIn('ed1'))).json(),
+      );
+      expect(ed1.agencies).toEqual([{ _id: IDS.agencies.riverside, name: 'Riverside EMS' }]);
+      const admin = BroadcastRecipientsResponse.parse(
+        (await t.get(recipientsPath(IDS.hospitals.stMarys), await t.signIn('admin'))).json(),
+      );
+      expect(admin.agencies).toEqual([
+        { _id: IDS.agencies.lakeside, name: 'Lakeside Fire Rescue' },
+        { _id: IDS.agencies.riverside, name: 'Riverside EMS' },
+      ]);
+    });
+
+    it('refuses strangers, crews and unknown hospitals', async () => {
+      expectClientError(await t.get(recipientsPath(IDS.hospitals.riversideRegional)), 401);
+      expectClientError(await t.get(recipientsPath(IDS.hospitals.stMarys), await t.signIn('ed1')), 403);
+      expectClientError(await t.get(recipientsPath(IDS.hospitals.riversideRegional), await t.signIn('medic1')), 403);
+      expectClientError(await t.get(recipientsPath('no-such-hospital'), await t.signIn('admin')), 404);
+    });
   });
 });

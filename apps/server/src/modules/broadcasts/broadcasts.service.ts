@@ -41,15 +41,21 @@ function replay(stored: StoredBroadcastKey, ctx: WriteContext): Answer<Broadcast
 }
 
 export function createBroadcastsService({ repo, clock, publisher, hospitals, agencies }: BroadcastsServiceDeps) {
+  /** Only those who may send for the hospital learn who its broadcasts can reach. */
+  async function requireSender(principal: Principal, hospitalId: string): Promise<{ id: string; name: string }> {
+    if (!isOrgAdmin(principal) && !principal.edHospitalIds.includes(hospitalId)) throw forbidden();
+    const [hospital] = await hospitals.hospitalsByIds([hospitalId]);
+    if (!hospital) throw notFound('Hospital');
+    return hospital;
+  }
+
   return {
     /** POST /notification/broadcasts: answers the broadcast as sent (all its recipients). */
     async send(principal: Principal, ctx: WriteContext, body: SendBody): Promise<Answer<BroadcastMessage>> {
       // A known key is answered before the checks, as the case writes do: the first request passed them.
       const known = await repo.findKey(principal.userId, ctx.idempotencyKey);
       if (known) return replay(known, ctx);
-      if (!isOrgAdmin(principal) && !principal.edHospitalIds.includes(body.hospitalId)) throw forbidden();
-      const [hospital] = await hospitals.hospitalsByIds([body.hospitalId]);
-      if (!hospital) throw notFound('Hospital');
+      const hospital = await requireSender(principal, body.hospitalId);
       const delivering = new Set(await agencies.agencyIdsDeliveringTo(body.hospitalId));
       const recipients = [...new Set(body.emsAgencyIds)];
       const strangers = recipients.filter((id) => !delivering.has(id));
@@ -103,6 +109,13 @@ export function createBroadcastsService({ repo, clock, publisher, hospitals, age
         });
       }
       return { body: message, replayed: false };
+    },
+
+    /** GET /v4/hospitals/{id}/broadcast-recipients. */
+    async recipients(principal: Principal, hospitalId: string): Promise<{ agencies: { _id: string; name: string }[] }> {
+      await requireSender(principal, hospitalId);
+      const rows = await repo.recipientAgencies(hospitalId);
+      return { agencies: rows.map((row) => ({ _id: row.id, name: row.name })) };
     },
 
     channels(principal: Principal): Promise<{ channels: { broadcast: string[] } }> {

@@ -1,0 +1,92 @@
+/**
+ * Issue 5 (items 5 and 6), console and crew together: ed1 sets a critical status on the console's
+ * statuses panel → medic1's open hospital selector shows it at once, marked critical (no reload, no
+ * poll); ed1 clears it → it leaves the selector. ed1 composes a broadcast to Riverside EMS on the
+ * console → medic1's Message Center count rises at once and the message is in it.
+ */
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { randomUUID } from 'node:crypto';
+import { startCase } from '../support/cases';
+import { signInToStart, snap } from '../support/crew';
+import { demoPassword, hospitals, teams, users } from '../support/demo';
+
+async function consolePage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    locale: 'en-US',
+    timezoneId: 'UTC',
+  });
+  const page = await context.newPage();
+  await page.goto('/hospital/');
+  await page.getByLabel('Username or e-mail').fill(users.ed1.username);
+  await page.getByLabel('Password', { exact: true }).fill(demoPassword(users.ed1.username));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: hospitals.riversideRegional })).toBeVisible();
+  await expect(page.getByTestId('connection')).toHaveText(/Live/);
+  return page;
+}
+
+test('status: ed1 sets a critical status → medic1’s hospital selector shows it live; clearing removes it', async ({
+  page,
+  browser,
+}, testInfo) => {
+  await signInToStart(page, users.medic1.username, teams.riverside, 'Medic 1');
+  await startCase(page);
+  await page.getByRole('button', { name: /^(Select Hospital|Hospital .*)$/ }).click();
+  const picker = page.getByRole('dialog', { name: 'Select Hospital' });
+  const riverside = picker.getByRole('button', { name: new RegExp(`^${hospitals.riversideRegional}`) });
+  await expect(riverside).toBeVisible();
+
+  const ed = await consolePage(browser);
+  // Unique per run: the e2e database is shared by every spec of the run.
+  const text = `On diversion ${randomUUID().slice(0, 8)}`;
+  const panel = ed.getByRole('region', { name: /Hospital status/ });
+  await panel.getByLabel('New status').fill(text);
+  await panel.getByLabel('Priority').selectOption('critical');
+  await panel.getByRole('button', { name: 'Set status' }).click();
+
+  const item = panel.getByRole('listitem').filter({ hasText: text });
+  await expect(item).toContainText('Critical');
+  await expect(riverside).toContainText(`critical: ${text}`, { timeout: 3_000 });
+  await snap(ed, testInfo, 'console-status-panel', { fullPage: false });
+  await snap(page, testInfo, 'console-status-crew-selector', { fullPage: false });
+
+  await item.getByRole('button', { name: `Clear status ${text}` }).click();
+  await expect(item).toBeHidden();
+  await expect(riverside).not.toContainText(text, { timeout: 3_000 });
+  await ed.context().close();
+});
+
+test('broadcast: ed1 sends from the console → medic1’s Message Center shows it and the count rises', async ({
+  page,
+  browser,
+}, testInfo) => {
+  await signInToStart(page, users.medic1.username, teams.riverside, 'Medic 1');
+  // Read what is there, so the count starts from 0.
+  await page.getByRole('button', { name: /^Message Center/ }).click();
+  const center = page.getByRole('dialog', { name: 'Message Center' });
+  await expect(center).toBeVisible();
+  await center.getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByRole('button', { name: 'Message Center', exact: true })).toBeVisible();
+
+  const ed = await consolePage(browser);
+  const content = `Stroke team on site until 06:00 (${randomUUID().slice(0, 8)})`;
+  const composer = ed.getByRole('region', { name: 'Broadcast to EMS' });
+  await composer.getByLabel('Riverside EMS').check();
+  await composer.getByLabel('Message').fill(content);
+  await composer.getByLabel('Urgent').check();
+  await composer.getByRole('button', { name: 'Send broadcast' }).click();
+  await expect(composer.getByRole('list', { name: 'Sent broadcasts' })).toContainText(content);
+  await expect(composer.getByLabel('Message')).toHaveValue('');
+
+  // "At least 1": another spec may broadcast to Riverside EMS at the same time (the run is parallel).
+  const unread = page.getByRole('button', { name: /^Message Center, \d+ unread$/ });
+  await expect(unread).toBeVisible({ timeout: 5_000 });
+  await unread.click();
+  const ours = center.getByRole('listitem').filter({ hasText: content });
+  await expect(ours).toContainText('Urgent');
+  await expect(ours).toContainText(hospitals.riversideRegional);
+  await composer.scrollIntoViewIfNeeded();
+  await snap(ed, testInfo, 'console-broadcast-composer', { fullPage: false });
+  await ed.context().close();
+});
