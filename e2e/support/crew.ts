@@ -98,3 +98,12 @@ export async function setSwitch(page: Page, name: string, on: boolean): Promise<
   if ((await control.isChecked()) !== on) await control.click({ force: true });
   await expect(control).toBeChecked({ checked: on });
 }
+
+/** Opens and closes the Message Center on Start, so the unread count starts from 0. */
+export async function readMessageCenter(page: Page): Promise<void> {
+  await page.getByRole('button', { name: /^Message Center/ }).click();
+  const center = page.getByRole('dialog', { name: 'Message Center' });
+  await expect(center).toBeVisible();
+  await center.getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByRole('button', { name: 'Message Center', exact: true })).toBeVisible();
+}

@@ -5,7 +5,7 @@
  * Then five more cases through the API (as other crews would send them) for the screenshots of a full
  * board and of a case detail (e2e/.artifacts/screens/), at 1280×800 and on a large screen.
  */
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
 import { authorizationHeader } from '@inbound/contract';
 import {
@@ -19,24 +19,13 @@ import {
   tagButton,
   tapGender,
 } from '../support/cases';
+import { consolePage } from '../support/console';
 import { signInToStart, snap } from '../support/crew';
-import { demoPassword, hospitals, teams, users } from '../support/demo';
+import { hospitals, teams, users } from '../support/demo';
 import { hospitalChatBody, hospitalClient, SEED } from '../support/realtime';
 
 const RIVERSIDE = SEED.riversideRegional;
 const HOSPITAL_AT = { latitude: 41.4993, longitude: -81.6944 };
-
-async function consolePage(browser: Browser, viewport = { width: 1280, height: 800 }): Promise<Page> {
-  const context = await browser.newContext({ viewport, locale: 'en-US', timezoneId: 'UTC' });
-  const page = await context.newPage();
-  await page.goto('/hospital/');
-  await page.getByLabel('Username or e-mail').fill(users.ed1.username);
-  await page.getByLabel('Password', { exact: true }).fill(demoPassword(users.ed1.username));
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: hospitals.riversideRegional })).toBeVisible();
-  await expect(page.getByTestId('connection')).toHaveText(/Live/);
-  return page;
-}
 
 /** A crew's API calls as the crew app sends them (idempotency key, Created-At). */
 function crewApi(baseURL: string, token: string) {

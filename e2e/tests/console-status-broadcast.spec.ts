@@ -4,27 +4,12 @@
  * poll); ed1 clears it → it leaves the selector. ed1 composes a broadcast to Riverside EMS on the
  * console → medic1's Message Center count rises at once and the message is in it.
  */
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
 import { startCase } from '../support/cases';
-import { signInToStart, snap } from '../support/crew';
-import { demoPassword, hospitals, teams, users } from '../support/demo';
-
-async function consolePage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({
-    viewport: { width: 1280, height: 800 },
-    locale: 'en-US',
-    timezoneId: 'UTC',
-  });
-  const page = await context.newPage();
-  await page.goto('/hospital/');
-  await page.getByLabel('Username or e-mail').fill(users.ed1.username);
-  await page.getByLabel('Password', { exact: true }).fill(demoPassword(users.ed1.username));
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: hospitals.riversideRegional })).toBeVisible();
-  await expect(page.getByTestId('connection')).toHaveText(/Live/);
-  return page;
-}
+import { consolePage } from '../support/console';
+import { readMessageCenter, signInToStart, snap } from '../support/crew';
+import { hospitals, teams, users } from '../support/demo';
 
 test('status: ed1 sets a critical status → medic1’s hospital selector shows it live; clearing removes it', async ({
   page,
@@ -62,12 +47,8 @@ test('broadcast: ed1 sends from the console → medic1’s Message Center shows 
   browser,
 }, testInfo) => {
   await signInToStart(page, users.medic1.username, teams.riverside, 'Medic 1');
-  // Read what is there, so the count starts from 0.
-  await page.getByRole('button', { name: /^Message Center/ }).click();
+  await readMessageCenter(page);
   const center = page.getByRole('dialog', { name: 'Message Center' });
-  await expect(center).toBeVisible();
-  await center.getByRole('button', { name: 'Close' }).click();
-  await expect(page.getByRole('button', { name: 'Message Center', exact: true })).toBeVisible();
 
   const ed = await consolePage(browser);
   const content = `Stroke team on site until 06:00 (${randomUUID().slice(0, 8)})`;

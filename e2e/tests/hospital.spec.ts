@@ -1,14 +1,8 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { messages, serverMessages } from '@inbound/contract';
+import { signInToConsole } from '../support/console';
 import { snap } from '../support/crew';
-import { demoPassword, hospitals, users } from '../support/demo';
-
-async function signInToConsole(page: Page, username: string, password = demoPassword(username)) {
-  await page.goto('/hospital/');
-  await page.getByLabel('Username or e-mail').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
+import { hospitals, users } from '../support/demo';
 
 test.describe('hospital console', () => {
   test("ed1 signs in and sees their hospital's name; a reload keeps the session; sign out ends it", async ({

@@ -6,7 +6,7 @@ import {
   expectNothingWaiting,
   startCase,
 } from '../support/cases';
-import { signInToStart, snap } from '../support/crew';
+import { readMessageCenter, signInToStart, snap } from '../support/crew';
 import { hospitals, teams, users } from '../support/demo';
 import { hospitalChatBody, hospitalClient, SEED } from '../support/realtime';
 
@@ -104,12 +104,8 @@ test('a broadcast sent while the crew is on Start arrives in the Message Center 
   baseURL,
 }, testInfo) => {
   await signInToStart(page, users.medic1.username, teams.riverside, 'Medic 1');
-  // Read what is there, so the count starts from 0.
-  await page.getByRole('button', { name: /^Message Center/ }).click();
+  await readMessageCenter(page);
   const center = page.getByRole('dialog', { name: 'Message Center' });
-  await expect(center).toBeVisible();
-  await center.getByRole('button', { name: 'Close' }).click();
-  await expect(page.getByRole('button', { name: 'Message Center', exact: true })).toBeVisible();
 
   const content = `Mercy General on diversion until 18:00 (${Date.now()})`;
   const ed = await hospitalClient(baseURL!);

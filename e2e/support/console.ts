@@ -1,0 +1,20 @@
+/** The hospital console in the browser: sign-in, and a signed-in ED page in a context of its own. */
+import { expect, type Browser, type Page } from '@playwright/test';
+import { demoPassword, hospitals, users } from './demo';
+
+export async function signInToConsole(page: Page, username: string, password = demoPassword(username)): Promise<void> {
+  await page.goto('/hospital/');
+  await page.getByLabel('Username or e-mail').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** ed1 on Riverside Regional's board, its live connection up; close it with `page.context().close()`. */
+export async function consolePage(browser: Browser, viewport = { width: 1280, height: 800 }): Promise<Page> {
+  const context = await browser.newContext({ viewport, locale: 'en-US', timezoneId: 'UTC' });
+  const page = await context.newPage();
+  await signInToConsole(page, users.ed1.username);
+  await expect(page.getByRole('heading', { level: 1, name: hospitals.riversideRegional })).toBeVisible();
+  await expect(page.getByTestId('connection')).toHaveText(/Live/);
+  return page;
+}
