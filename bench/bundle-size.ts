@@ -1,5 +1,6 @@
 /**
- * Crew app first-screen JavaScript, gzip level 9 — target ≤ 120 KB (issue 2, "Figures").
+ * Crew app first-screen JavaScript, gzip level 9 — target ≤ 120 KB (issue 2, "Figures"); and the hospital
+ * console's JavaScript, first screen and total (issue 5, "Figures": reported, no target set).
  *
  * Reads the built app in apps/crew/dist (build it first: `npm run build -w @inbound/crew`); builds nothing.
  * "First screen" is what the browser must fetch to show `/`: every script of index.html, its modulepreload
@@ -183,6 +184,42 @@ export function printBundleReport(report: BundleReport): void {
   }
 }
 
+export const CONSOLE_DIST = path.join(REPO_ROOT, 'apps/hospital/dist');
+
+/** The hospital console's build (apps/hospital/dist, served at /hospital/); builds nothing. */
+export function measureConsoleBundle(distDir = CONSOLE_DIST): BundleReport {
+  if (!existsSync(path.join(distDir, 'index.html'))) {
+    throw new Error(`${distDir}/index.html is missing: build the console first (npm run build -w @inbound/hospital)`);
+  }
+  return measureBundle(distDir);
+}
+
+const gzipOf = (chunks: ChunkSize[]) => chunks.reduce((sum, chunk) => sum + chunk.gzipBytes, 0);
+
+/** All the console's JavaScript: the first screen, the lazily loaded routes (case detail's map) and the rest. */
+export const consoleTotalGzipBytes = (report: BundleReport) =>
+  report.firstScreenGzipBytes + gzipOf(report.lazy) + gzipOf(report.other);
+
+export function printConsoleBundleReport(report: BundleReport, crew?: BundleReport): void {
+  const line = (chunk: ChunkSize) =>
+    `    ${pad(chunk.source ?? chunk.file, 58)} ${padStart(kb(chunk.bytes), 10)}  gzip ${padStart(kb(chunk.gzipBytes), 9)}`;
+  console.info(
+    `\n== Hospital console bundle (${path.relative(REPO_ROOT, report.distDir)}, chunk graph from ${report.graphSource})`,
+  );
+  console.info(
+    `console first-screen JS (gzip): ${kb(report.firstScreenGzipBytes)}; all console JS (gzip): ${kb(consoleTotalGzipBytes(report))}` +
+      (crew ? ` — beside the crew app's first screen: ${kb(crew.firstScreenGzipBytes)}` : ''),
+  );
+  report.firstScreen.forEach((chunk) => console.info(line(chunk)));
+  if (report.firstScreenCss.length > 0)
+    console.info(`  first-screen CSS (gzip, not counted above): ${kb(gzipOf(report.firstScreenCss))}`);
+  console.info(`  lazily loaded chunks: ${report.lazy.length}, ${kb(gzipOf(report.lazy))} gzip in all`);
+  report.lazy.forEach((chunk) => console.info(line(chunk)));
+  report.other.forEach((chunk) => console.info(line(chunk)));
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  printBundleReport(measureBundle());
+  const crew = measureBundle();
+  printBundleReport(crew);
+  printConsoleBundleReport(measureConsoleBundle(), crew);
 }

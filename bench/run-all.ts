@@ -7,10 +7,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { printApiLoad, runApiLoad } from './api-load';
-import { measureBundle, printBundleReport } from './bundle-size';
+import { measureBundle, measureConsoleBundle, printBundleReport, printConsoleBundleReport } from './bundle-size';
+import { printConsoleBoardRender, runConsoleBoardRender } from './console-board-render';
 import { printCaseWrites, runCaseWrites } from './case-writes';
 import { printRealtimeFanout, runRealtimeFanout } from './realtime-fanout';
 import { ensureAppsBuilt } from './lib/browser';
+import { printMediaSend, runMediaSend } from './media-send';
 import { printOfflineStart, runOfflineStart } from './offline-start';
 import { printTapToSaved, runTapToSaved } from './tap-to-saved';
 
@@ -31,6 +33,9 @@ try {
   const bundle = measureBundle();
   printBundleReport(bundle);
   results.bundle = bundle;
+  const consoleBundle = measureConsoleBundle();
+  printConsoleBundleReport(consoleBundle, bundle);
+  results.consoleBundle = consoleBundle;
 } catch (error) {
   console.error(`bundle-size: ${(error as Error).message}`);
   process.exitCode = 1;
@@ -74,11 +79,29 @@ try {
 }
 
 try {
+  const consoleBoard = await runConsoleBoardRender();
+  printConsoleBoardRender(consoleBoard);
+  results.consoleBoard = consoleBoard;
+} catch (error) {
+  console.error(`console-board-render: ${(error as Error).message}`);
+  process.exitCode = 1;
+}
+
+try {
   const realtime = await runRealtimeFanout();
   printRealtimeFanout(realtime);
   results.realtime = realtime;
 } catch (error) {
   console.error(`realtime-fanout: ${(error as Error).message}`);
+  process.exitCode = 1;
+}
+
+try {
+  const mediaSend = await runMediaSend();
+  printMediaSend(mediaSend);
+  results.mediaSend = mediaSend;
+} catch (error) {
+  console.error(`media-send: ${(error as Error).message}`);
   process.exitCode = 1;
 }
 

@@ -11,6 +11,13 @@ export default defineConfig({
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
   server: {
     port: 5174,
-    proxy: { '/v4': apiTarget, '/health': apiTarget, '/realtime': { target: apiTarget, ws: true } },
+    proxy: {
+      '/v4': apiTarget,
+      '/health': apiTarget,
+      // Chat (POST, receipts) and the media files the case detail plays.
+      '/notification': apiTarget,
+      '/media': apiTarget,
+      '/realtime': { target: apiTarget, ws: true },
+    },
   },
 });

@@ -80,9 +80,12 @@ export async function startServer(port: number, extraEnv: Record<string, string>
   // BENCH_SERVER_CPU_PROF=<dir>: the server runs under `node --cpu-prof` (written when it stops), to
   // see where a run's time goes. npx and tsx's wrapper are skipped then, so the profile is the server's.
   const profileDir = process.env.BENCH_SERVER_CPU_PROF;
+  // BENCH_SERVER_ENTRY=<path>: another copy of the server (e.g. the code before a change), to compare
+  // the two one run after the other on the same machine state.
+  const entry = process.env.BENCH_SERVER_ENTRY ?? 'apps/server/src/main.ts';
   const [command, args] = profileDir
-    ? ['node', ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--import', 'tsx', 'apps/server/src/main.ts']]
-    : ['npx', ['tsx', 'apps/server/src/main.ts']];
+    ? ['node', ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--import', 'tsx', entry]]
+    : ['npx', ['tsx', entry]];
   const child = spawn(command, args, {
     cwd: REPO_ROOT,
     env: {

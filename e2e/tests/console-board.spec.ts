@@ -248,6 +248,10 @@ test('a stroke case reaches the live board within a second, and the acknowledgem
   const large = await consolePage(browser, { width: 1920, height: 1080 });
   for (const n of numbers) await expect(cardOf(large, n)).toBeVisible();
   await snap(large, testInfo, 'console-board-large-screen', { fullPage: false });
+  // A wall screen: the width makes columns (four), the type grows (22 px).
+  const wall = await consolePage(browser, { width: 2560, height: 1440 });
+  for (const n of numbers) await expect(cardOf(wall, n)).toBeVisible();
+  await snap(wall, testInfo, 'console-board-2560', { fullPage: false });
 
   await cardOf(ed, stemi.caseNumber).click();
   await expect(ed.getByRole('heading', { level: 1, name: /STEMI/ })).toBeVisible();

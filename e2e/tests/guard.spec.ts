@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { atPath, chooseTeam, chooseTruck, signIn, waitUntilStored } from '../support/crew';
+import { caseNumberFromHeading, startCase } from '../support/cases';
+import { atPath, chooseTeam, chooseTruck, signIn, signInToStart, waitUntilStored } from '../support/crew';
 import { teams, users } from '../support/demo';
 
 // The navigation guard of spec §2, one redirect at a time, each by loading the address afresh (so the
@@ -58,5 +59,17 @@ test.describe('navigation guard', () => {
       await page.goto(target);
       await expect(page, `${target} when fully set up`).toHaveURL(atPath(target));
     }
+  });
+
+  test('with an active case, every other screen goes to /case', async ({ page }) => {
+    await signInToStart(page, users.medic2.username, teams.riverside, 'Medic 1');
+    await startCase(page);
+    await caseNumberFromHeading(page); // the case is stored and known to the server
+    await waitUntilStored(page, '/case');
+    for (const target of ['/', '/start', '/team-selection', '/truck-selection', '/settings', '/shift', '/protocol']) {
+      await page.goto(target);
+      await expect(page, `${target} with an active case`).toHaveURL(atPath('/case'));
+    }
+    await expect(page.getByRole('heading', { name: /^Case [A-Z]{3}-\d{3}$/ })).toBeVisible();
   });
 });

@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'too_many_requests'
+  | 'password_change_required'
   | 'internal';
 
 export class AppError extends Error {

@@ -64,7 +64,18 @@ import {
   MediaUploadResponse,
 } from './media.js';
 import { RealtimeSecret } from './realtime.js';
-import { AcknowledgeResponse, BoardCaseDetail, BoardCaseParams, BoardParams, BoardResponse } from './board.js';
+import {
+  AcknowledgeResponse,
+  BoardCaseDetail,
+  BoardCaseParams,
+  BoardParams,
+  BoardResponse,
+  InboundCaseFeedbackResponse,
+} from './board.js';
+import { adminAuditRoutes } from './admin-audit.js';
+import { adminUserRoutes } from './admin-users.js';
+import { adminCatalogRoutes } from './admin.js';
+import { dispatchRoutes } from './dispatch.js';
 
 export const ErrorBody = z.object({ message: z.string(), code: z.string().optional() });
 export type ErrorBody = z.infer<typeof ErrorBody>;
@@ -526,6 +537,30 @@ export const routes = {
     params: BoardCaseParams,
     response: AcknowledgeResponse,
   },
+  inboundCaseMedia: {
+    method: 'GET',
+    path: '/v4/hospitals/:id/inbound/:caseId/media',
+    summary: "An inbound case's uploads for its destination ED (players, status); every read is audited",
+    auth: true,
+    params: BoardCaseParams,
+    response: MediaListResponse,
+  },
+  inboundCaseChat: {
+    method: 'GET',
+    path: '/v4/hospitals/:id/inbound/:caseId/chat',
+    summary: "An inbound case's chat, oldest first, for its destination ED; every read is audited",
+    auth: true,
+    params: BoardCaseParams,
+    response: ChatMessagesResponse,
+  },
+  inboundCaseFeedback: {
+    method: 'GET',
+    path: '/v4/hospitals/:id/inbound/:caseId/feedback',
+    summary: "The crews' ratings and notes of the hand-over, for the case's destination ED; audited",
+    auth: true,
+    params: BoardCaseParams,
+    response: InboundCaseFeedbackResponse,
+  },
   realtimeSecret: {
     method: 'GET',
     path: '/secret',
@@ -540,6 +575,10 @@ export const routes = {
     auth: true,
     response: ConsoleSettings,
   },
+  ...adminAuditRoutes,
+  ...adminUserRoutes,
+  ...adminCatalogRoutes,
+  ...dispatchRoutes,
   health: {
     method: 'GET',
     path: '/health',

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { AgePeriod, Gender, MediaCounts, PatientInfoEntry, TagFieldValue } from './case.js';
 import { GeoPoint, HexColor, Id } from './entities.js';
+import { RATING_STARS } from './constants.js';
 
 export const BoardParams = z.object({ id: Id });
 export const BoardCaseParams = z.object({ id: Id, caseId: Id });
@@ -86,6 +87,23 @@ export const BoardCaseDetail = BoardCase.extend({
   timeline: z.array(CaseTimelineEntry),
 });
 export type BoardCaseDetail = z.infer<typeof BoardCaseDetail>;
+
+/**
+ * A crew's rating of the hand-over (`POST /v4/twiageCases/{id}/case-feedback`, issue 5 item 7) as the
+ * destination ED reads it: stars out of `RATING_STARS`, the note, who sent it (and their agency), when.
+ */
+export const InboundCaseFeedback = z.object({
+  id: Id,
+  rating: z.number().int().min(1).max(RATING_STARS),
+  notes: z.string(),
+  byName: z.string(),
+  agencyName: z.string(),
+  createdAt: z.iso.datetime(),
+});
+export type InboundCaseFeedback = z.infer<typeof InboundCaseFeedback>;
+/** Oldest first. */
+export const InboundCaseFeedbackResponse = z.object({ feedback: z.array(InboundCaseFeedback) });
+export type InboundCaseFeedbackResponse = z.infer<typeof InboundCaseFeedbackResponse>;
 
 export const AcknowledgeResponse = z.object({ caseId: Id, acknowledgement: Acknowledgement });
 export type AcknowledgeResponse = z.infer<typeof AcknowledgeResponse>;

@@ -24,6 +24,11 @@ export const User = z.object({
   /** Our addition for the hospital console: the hospitals whose ED this user staffs, and their roles. */
   hospitalMemberships: z.array(IdRef),
   roles: z.array(UserRole),
+  /**
+   * Our addition: signed in with a one-time password from an administrator (an invitation or a reset);
+   * every call but this one, sign-out and POST /v4/users/password answers 403 until it is changed.
+   */
+  mustChangePassword: z.boolean().optional(),
 });
 export type User = z.infer<typeof User>;
 

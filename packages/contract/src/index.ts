@@ -10,3 +10,7 @@ export * from './paths.js';
 export * from './realtime.js';
 export * from './realtime-api.js';
 export * from './board.js';
+export * from './admin-audit.js';
+export * from './admin-users.js';
+export * from './dispatch.js';
+export * from './admin.js';

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { MediaCounts } from './case.js';
 import { Id } from './entities.js';
+import { ChatMessage, VOICE_MEMO_MAX_SECONDS } from './realtime-api.js';
 
 export const MEDIA_TYPES = ['photo', 'id', 'ekg', 'video', 'voicememo'] as const;
 export const MediaType = z.enum(MEDIA_TYPES, { error: `type must be one of ${MEDIA_TYPES.join(', ')}` });
@@ -99,6 +100,8 @@ export const MediaUploadResponse = z.object({
   upload: MediaUpload,
   mediaCounts: MediaCounts,
   event: z.object({ id: Id, seq: z.number().int(), type: MediaType, createdAt: z.iso.datetime() }),
+  /** A voice memo sent with `chatLength`: the VOICE_MEMO chat message recorded with it (issue 6 item 4). */
+  chatMessage: ChatMessage.optional(),
 });
 export type MediaUploadResponse = z.infer<typeof MediaUploadResponse>;
 
@@ -109,12 +112,30 @@ export type MediaListResponse = z.infer<typeof MediaListResponse>;
  * tus `Upload-Metadata` keys the server reads at creation: the case, the media type and the
  * Idempotency-Key of the upload (a second tus upload with the same key records nothing twice).
  */
-export const MEDIA_TUS_METADATA = { caseId: 'caseId', type: 'type', idempotencyKey: 'idempotencyKey' } as const;
+export const MEDIA_TUS_METADATA = {
+  caseId: 'caseId',
+  type: 'type',
+  idempotencyKey: 'idempotencyKey',
+  chatLength: 'chatLength',
+} as const;
+
+/**
+ * Voice memo as chat (issue 6 item 4): a `voicememo` upload that carries `chatLength` — the multipart
+ * field, before `data`, or the tus metadata of that name — is also posted in the case's chat as a
+ * VOICE_MEMO message (`mediaId` = the upload, `length` = these seconds), in the same case write as the
+ * upload: one Idempotency-Key, so a replay records neither twice. Other types refuse it (400).
+ */
+export const MEDIA_CHAT_LENGTH_FIELD = MEDIA_TUS_METADATA.chatLength;
+export const MediaChatLength = z.coerce
+  .number({ error: 'chatLength must be a number of seconds' })
+  .positive({ error: 'chatLength must be more than 0 seconds' })
+  .max(VOICE_MEMO_MAX_SECONDS, { error: `chatLength must be at most ${VOICE_MEMO_MAX_SECONDS} seconds` });
 
 export const mediaMessages = {
   empty: 'The file is empty.',
   missingFile: 'The upload must carry the file in the multipart field "data".',
   missingType: 'The upload must name its type in the multipart field "type", before "data".',
+  chatLengthNotVoiceMemo: 'chatLength belongs to a voicememo upload only.',
   notMultipart: 'The upload must be sent as multipart/form-data with the fields "type" and "data".',
   tooLarge: (type: MediaType, maxBytes: number) =>
     `The ${type} file is too large: at most ${Math.round(maxBytes / MB)} MB.`,

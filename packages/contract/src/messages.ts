@@ -66,12 +66,22 @@ export function createMessages(brand: string = BRAND_NAME_DEFAULT) {
     changeNotSaved: 'This change could not be saved on this device. Please try again.',
     unsentChangesLogout: (count: number) =>
       `${count} ${count === 1 ? 'change has' : 'changes have'} not reached the hospital yet. If you log out now, ${count === 1 ? 'it' : 'they'} will be lost.`,
-    mediaComingLater:
-      'Photos, ID, EKG, video, voice memos, live consult and case transfer arrive with the media feature.',
     chatComingLater: 'Chat with the hospital arrives with the chat feature.',
     caseFeedbackQueued: 'Your feedback is saved on this device and will be sent when the network is back.',
     caseFeedbackPrompt: (hospital: string) => `How was the hand-over at ${hospital}?`,
     complaintSetUnavailable: 'The complaint list could not be loaded. It loads as soon as the network is back.',
+
+    // §2 / §5 / §8 media tab, monitor form, live consult, camera
+    monitorIntegrationAvailable: 'Monitor Integration Available',
+    selectMonitor: 'Select Monitor',
+    enterPtId: 'Enter PT ID',
+    getUserMediaMissing: 'getUserMedia is not implemented in this browser',
+    selectHospitalForLiveConsult: 'Please select a hospital to start Live Consult.',
+    liveConsultNotSupported: (hospital: string) => `${hospital} does not support Live Consults.`,
+    // Ours: the live video room is not built yet; the camera could not be opened at all.
+    liveConsultUnavailable: `Live video consults are not available in this version of ${brand}.`,
+    cameraUnavailable: 'The camera could not be started. Check that the browser may use the camera.',
+    microphoneUnavailable: 'The microphone could not be started. Check that the browser may use the microphone.',
 
     // §8 case feedback
     caseFeedbackSuccess: 'Your feedback has been submitted to a hospital representative, thank you.',

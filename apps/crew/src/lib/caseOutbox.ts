@@ -4,14 +4,15 @@
  * zod schemas are part of the login screen's code).
  *
  * Wiring, in one place:
- * - transport: `fetch` with the session's token, read at every attempt (a fresh sign-in is used at once);
+ * - transport: `fetch` (XHR for multipart, for upload progress) with the session's token, read at every
+ *   attempt (a fresh sign-in is used at once); media above 4 MB over tus, resumable (outbox/tusTransport.ts);
  * - `held-unauthorized` (a 401): the queue waits; with an active case the session's `needsAuthentication`
  *   is set (spec §4), without one the queue simply waits for the next sign-in, which calls `resume()`;
  * - `placeholder-resolved`: the local case takes the server's id, caseNumber, channelId, ownedBy, createdAt;
  * - at start, a stored placeholder case asks `resolvePlaceholder` (the page that got the answer may have
  *   died before saving it).
  */
-import { createAesGcmCodec, createFetchTransport, createOutbox, isPlaceholderId } from './outbox';
+import { createAesGcmCodec, createFetchTransport, createOutbox, createTusTransport, isPlaceholderId } from './outbox';
 import type { PlaceholderResolution } from './outbox';
 import { openDB } from 'idb';
 import { useSession } from './session';
@@ -40,8 +41,11 @@ function getOutboxKey(): Promise<CryptoKey> {
   return outboxKey;
 }
 
+const getToken = () => useSession.getState().jwt?.token ?? null;
+
 export const caseOutbox = createOutbox({
-  transport: createFetchTransport({ getToken: () => useSession.getState().jwt?.token ?? null }),
+  // Media above 4 MB resumably over tus; everything else (and small media, with upload progress) multipart/JSON.
+  transport: createTusTransport({ getToken, fallback: createFetchTransport({ getToken }) }),
   // The same rule as lib/storage: sealed at rest in production builds, plain in development.
   codec: import.meta.env.PROD ? createAesGcmCodec(getOutboxKey) : null,
 });

@@ -40,6 +40,8 @@ export interface StoredCase {
   agePeriod: AgePeriodCode;
   gender: Gender | null;
   patientInfo: PatientInfoEntry[];
+  /** The team monitor linked to the patient (§5 monitor form); absent on cases stored before it existed. */
+  monitorIntegration?: { monitorId: string; patientId: string; type: string } | null;
 }
 
 /**

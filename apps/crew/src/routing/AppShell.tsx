@@ -22,6 +22,7 @@ export function AppShell() {
   const hasTeam = useSession((state) => state.selectedTeam !== null);
   const hasTruck = useSession((state) => state.selectedTruck !== null);
   const caseActive = useSession((state) => state.caseActive);
+  const mustChangePassword = useSession((state) => state.user?.mustChangePassword === true);
 
   useAutoLogout();
   useTokenRevalidation();
@@ -40,6 +41,7 @@ export function AppShell() {
     hasTeam,
     hasTruck,
     caseActive,
+    mustChangePassword,
   });
   if (redirect !== null && redirect !== location.pathname) return <Navigate to={redirect} replace />;
 

@@ -57,6 +57,16 @@ const table: Row[] = [
   ['ready: protocol allowed', ready, '/protocol', null],
   ['ready: unknown path → start', ready, '/nowhere', '/start'],
   ['ready: trailing slash is the same route', ready, '/settings/', null],
+  // Ours: a one-time password from an administrator must be changed first (no teams can be read before).
+  ['one-time password: changePassword allowed', { ...noTeam, mustChangePassword: true }, '/changePassword', null],
+  [
+    'one-time password: team-selection → changePassword',
+    { ...noTeam, mustChangePassword: true },
+    '/team-selection',
+    '/changePassword',
+  ],
+  ['one-time password: start → changePassword', { ...ready, mustChangePassword: true }, '/start', '/changePassword'],
+  ['one-time password, signed out: login', { ...signedOut, mustChangePassword: true }, '/changePassword', '/'],
 ];
 
 describe('resolveNavigation (spec §2 navigation guard)', () => {

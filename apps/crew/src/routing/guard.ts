@@ -14,6 +14,11 @@ export interface NavigationState {
   hasTeam: boolean;
   hasTruck: boolean;
   caseActive: boolean;
+  /**
+   * Ours: signed in with an administrator's one-time password (`mustChangePassword` of /users/me). The
+   * server answers nothing else until it is changed, so Change password is the only screen.
+   */
+  mustChangePassword?: boolean;
 }
 
 /** Where to go instead of `path`, or null to stay. */
@@ -24,12 +29,14 @@ export function resolveNavigation({
   hasTeam,
   hasTruck,
   caseActive,
+  mustChangePassword = false,
 }: NavigationState): string | null {
   const target = normalize(path);
   // An expired token with an open case still counts as signed in: the case stays on screen and the
   // session-expired modal asks for the password (spec §4). Without a case, an expired token is no token.
   const signedIn = hasToken && (tokenValid || caseActive);
   if (!signedIn) return target === paths.login || target === paths.protocol ? null : paths.login;
+  if (mustChangePassword) return target === paths.changePassword ? null : paths.changePassword;
   if (!hasTeam) return target === paths.teamSelection ? null : paths.teamSelection;
   if (!hasTruck) return target === paths.truckSelection || target === paths.teamSelection ? null : paths.truckSelection;
   if (caseActive) return target === paths.case ? null : paths.case;

@@ -10,6 +10,10 @@ import * as realtime from './migrations/20261122_0240_realtime.js';
 import * as chatPushTransfers from './migrations/20261122_0250_chat_push_transfers.js';
 import * as board from './migrations/20261122_0310_board.js';
 import * as broadcastKeys from './migrations/20261122_0400_broadcast_idempotency_keys.js';
+import * as adminAudit from './migrations/20261122_0500_admin_audit.js';
+import * as userAdmin from './migrations/20261122_0510_user_admin.js';
+import * as adminCatalog from './migrations/20261122_0520_admin_catalog.js';
+import * as dispatch from './migrations/20261122_0530_dispatch.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121_2330_initial_schema': initialSchema,
@@ -19,6 +23,10 @@ export const migrations: Record<string, Migration> = {
   '20261122_0250_chat_push_transfers': chatPushTransfers,
   '20261122_0310_board': board,
   '20261122_0400_broadcast_idempotency_keys': broadcastKeys,
+  '20261122_0500_admin_audit': adminAudit,
+  '20261122_0510_user_admin': userAdmin,
+  '20261122_0520_admin_catalog': adminCatalog,
+  '20261122_0530_dispatch': dispatch,
 };
 
 function migrator(db: Kysely<unknown>): Migrator {

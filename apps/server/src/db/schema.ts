@@ -3,7 +3,7 @@
  * text (they sort and compare as strings), JSON is text, booleans are integers 0/1. Repositories turn
  * rows into the contract's shapes, so nothing above them sees these storage choices.
  */
-import type { Insertable, Selectable } from 'kysely';
+import type { Generated, Insertable, Selectable } from 'kysely';
 
 export interface UsersTable {
   id: string;
@@ -21,6 +21,8 @@ export interface UsersTable {
   roles: string;
   created_at: string;
   updated_at: string;
+  /** 1: signed in with an admin's one-time password, which must be changed before anything else. */
+  must_change_password: Generated<number>;
 }
 
 export interface AgencyMembersTable {
@@ -57,6 +59,8 @@ export interface TrucksTable {
   name: string;
   is_als: number;
   position: number;
+  /** When an admin removed it while past cases named it: no longer offered to crews. */
+  retired_at: string | null;
 }
 
 export interface MonitorsTable {
@@ -123,6 +127,10 @@ export interface BroadcastsTable {
   case_number: string | null;
   sender_organization_name: string;
   created_at: string;
+  /** The hospital it was sent for, and who sent it (null on rows from before these were kept). */
+  hospital_id: string | null;
+  sent_by: string | null;
+  sent_by_name: string | null;
 }
 
 export interface BroadcastAgenciesTable {
@@ -366,13 +374,52 @@ export interface CaseTransfersTable {
   expires_at: string;
 }
 
+/** A case a hospital dispatched to an agency; `case_id` is set when a crew claims it (the case is made then). */
+export interface CaseDispatchesTable {
+  id: string;
+  case_number: string;
+  hospital_id: string;
+  agency_id: string;
+  /** The agency's complaint set when dispatched: the case starts with it. */
+  complaint_set_id: string;
+  complaint_set_name: string;
+  complaint_id: string | null;
+  notes: string;
+  urgent: number;
+  broadcast_id: string;
+  created_by: string;
+  created_by_name: string;
+  created_at: string;
+  case_id: string | null;
+  claimed_by: string | null;
+  claimed_at: string | null;
+}
+
 export interface CaseReadAuditTable {
   id: string;
   case_id: string;
   user_id: string;
   hospital_id: string;
-  access: 'board' | 'detail';
+  /** board: listed on the board; detail: opened; media, chat, feedback: that part of the case read. */
+  access: 'board' | 'detail' | 'media' | 'chat' | 'feedback';
   read_at: string;
+}
+
+export interface AdminAuditTable {
+  id: string;
+  at: string;
+  actor_id: string;
+  /** The actor's display name at the time. */
+  actor_name: string;
+  /** e.g. user.invite, user.disable, agency.update */
+  action: string;
+  /** e.g. user, agency, hospital, complaintSet */
+  entity_type: string;
+  entity_id: string;
+  summary: string;
+  /** JSON of the entity before / after the change; null for a creation / deletion. */
+  before: string | null;
+  after: string | null;
 }
 
 export interface DB {
@@ -408,6 +455,8 @@ export interface DB {
   push_subscriptions: PushSubscriptionsTable;
   case_transfers: CaseTransfersTable;
   case_read_audit: CaseReadAuditTable;
+  case_dispatches: CaseDispatchesTable;
+  admin_audit: AdminAuditTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -43,9 +43,10 @@ export interface BindOptions {
   bodyLimit?: number;
   /**
    * Validate and serialize each distinct answer once and reuse the text, with an ETag and 304 for
-   * If-None-Match (http/serialized-body.ts). For large answers that rarely change (reference data).
+   * If-None-Match (http/serialized-body.ts). For large answers that rarely change (reference data), and
+   * for small ones asked for far more often than they change (`{ maxEntries }`: distinct answers kept).
    */
-  serializeOnce?: boolean;
+  serializeOnce?: boolean | { maxEntries: number };
 }
 
 /** Revalidated on every use (no-cache) and kept out of shared caches (private): answers depend on who asks. */
@@ -77,7 +78,13 @@ export function bindRoute<R extends RouteDef>(
   if (def.query) schema.querystring = def.query;
   if (def.body) schema.body = def.body;
   if (def.auth) schema.security = [{ jwt: [] }];
-  const bodies = options.serializeOnce && def.response ? createBodyCache(def.response) : null;
+  const bodies =
+    options.serializeOnce && def.response
+      ? createBodyCache(
+          def.response,
+          typeof options.serializeOnce === 'object' ? options.serializeOnce.maxEntries : undefined,
+        )
+      : null;
 
   app.withTypeProvider<ZodTypeProvider>().route({
     method: def.method,

@@ -121,4 +121,43 @@ describe.each(dialects)('seed on %s', (dialect) => {
 
     expect(before).toMatchObject({ users: 5, agencies: 3, hospitals: 5, trucks: 7, complaint_sets: 3 });
   });
+
+  it('leaves what an admin changed alone on the next run', async () => {
+    await seedDemoData(database.db, { clock: systemClock, hashPassword: cachedHash });
+    const hospital = await database.db.selectFrom('hospitals').select(['id', 'name']).executeTakeFirstOrThrow();
+    const truck = await database.db.selectFrom('trucks').select(['id', 'agency_id']).executeTakeFirstOrThrow();
+    const member = await database.db.selectFrom('agency_members').selectAll().executeTakeFirstOrThrow();
+    await database.db
+      .updateTable('hospitals')
+      .set({ name: 'Renamed by an admin' })
+      .where('id', '=', hospital.id)
+      .execute();
+    await database.db.deleteFrom('trucks').where('id', '=', truck.id).execute();
+    await database.db
+      .deleteFrom('agency_members')
+      .where('agency_id', '=', member.agency_id)
+      .where('user_id', '=', member.user_id)
+      .where('role', '=', member.role)
+      .execute();
+
+    await seedDemoData(database.db, { clock: systemClock, hashPassword: cachedHash });
+
+    const renamed = await database.db
+      .selectFrom('hospitals')
+      .select('name')
+      .where('id', '=', hospital.id)
+      .executeTakeFirst();
+    expect(renamed?.name).toBe('Renamed by an admin');
+    expect(
+      await database.db.selectFrom('trucks').select('id').where('id', '=', truck.id).executeTakeFirst(),
+    ).toBeUndefined();
+    const membership = await database.db
+      .selectFrom('agency_members')
+      .select('user_id')
+      .where('agency_id', '=', member.agency_id)
+      .where('user_id', '=', member.user_id)
+      .where('role', '=', member.role)
+      .executeTakeFirst();
+    expect(membership).toBeUndefined();
+  });
 });

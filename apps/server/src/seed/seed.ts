@@ -1,8 +1,7 @@
 /**
- * Writes the demo data. Idempotent: fixed ids, and a second run changes nothing — reference data
- * (agencies, hospitals, trucks, forms, complaint sets) is upserted to the values below; things people
- * change while using the demo (passwords, statuses, broadcasts) are inserted only when missing, so a
- * restart with SEED_DEMO=true does not undo them.
+ * Writes the demo data. Idempotent: fixed ids, and everything is inserted only when missing — an
+ * agency or hospital already there is left exactly as it is, with its trucks, monitors, forms and
+ * statuses — so a restart with SEED_DEMO=true never undoes what an admin or ED changed in the console.
  */
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
@@ -34,6 +33,11 @@ export interface SeedResult {
   usersCreated: number;
 }
 
+async function presentIds(db: Kysely<DB>, table: 'hospitals' | 'agencies', ids: string[]): Promise<Set<string>> {
+  const rows = await db.selectFrom(table).select('id').where('id', 'in', ids).execute();
+  return new Set(rows.map((row) => row.id));
+}
+
 const minutesBefore = (now: Date, minutes: number) => new Date(now.getTime() - minutes * 60_000).toISOString();
 
 export async function seedDemoData(db: Kysely<DB>, { clock, hashPassword }: SeedDeps): Promise<SeedResult> {
@@ -60,8 +64,20 @@ export async function seedDemoData(db: Kysely<DB>, { clock, hashPassword }: Seed
       .map(async (u) => ({ user: u, hash: await hashPassword(demoPassword(u.username)) })),
   );
 
+  const presentHospitals = await presentIds(
+    db,
+    'hospitals',
+    demoHospitals.map((h) => h.id),
+  );
+  const presentAgencies = await presentIds(
+    db,
+    'agencies',
+    demoAgencies.map((a) => a.id),
+  );
+
   await db.transaction().execute(async (trx) => {
     for (const h of demoHospitals) {
+      if (presentHospitals.has(h.id)) continue;
       const values = {
         name: h.name,
         non_twiage: toFlag(h.nonTwiage),
@@ -74,7 +90,6 @@ export async function seedDemoData(db: Kysely<DB>, { clock, hashPassword }: Seed
       await trx
         .insertInto('hospitals')
         .values({ id: h.id, ...values, created_at: at, updated_at: at })
-        .onConflict((oc) => oc.column('id').doUpdateSet(values))
         .execute();
       for (const s of h.statuses) {
         await trx
@@ -101,10 +116,11 @@ export async function seedDemoData(db: Kysely<DB>, { clock, hashPassword }: Seed
     await trx
       .insertInto('forms')
       .values({ id: patientInfoForm.id, ...formValues })
-      .onConflict((oc) => oc.column('id').doUpdateSet(formValues))
+      .onConflict((oc) => oc.column('id').doNothing())
       .execute();
 
     for (const a of demoAgencies) {
+      if (presentAgencies.has(a.id)) continue;
       const values = {
         name: a.name,
         complaint_set_name: a.complaintSetName,
@@ -114,13 +130,11 @@ export async function seedDemoData(db: Kysely<DB>, { clock, hashPassword }: Seed
       await trx
         .insertInto('agencies')
         .values({ id: a.id, ...values, created_at: at, updated_at: at })
-        .onConflict((oc) => oc.column('id').doUpdateSet(values))
         .execute();
       for (const [position, hospitalId] of a.hospitals.entries()) {
         await trx
           .insertInto('agency_hospitals')
           .values({ agency_id: a.id, hospital_id: hospitalId, position })
-          .onConflict((oc) => oc.columns(['agency_id', 'hospital_id']).doUpdateSet({ position }))
           .execute();
       }
       for (const [position, t] of a.trucks.entries()) {
@@ -128,7 +142,6 @@ export async function seedDemoData(db: Kysely<DB>, { clock, hashPassword }: Seed
         await trx
           .insertInto('trucks')
           .values({ id: t.id, ...truck })
-          .onConflict((oc) => oc.column('id').doUpdateSet(truck))
           .execute();
       }
       for (const [position, m] of a.monitors.entries()) {
@@ -136,15 +149,10 @@ export async function seedDemoData(db: Kysely<DB>, { clock, hashPassword }: Seed
         await trx
           .insertInto('monitors')
           .values({ id: m.id, ...monitor })
-          .onConflict((oc) => oc.column('id').doUpdateSet(monitor))
           .execute();
       }
       for (const [position, formId] of a.forms.entries()) {
-        await trx
-          .insertInto('agency_forms')
-          .values({ agency_id: a.id, form_id: formId, position })
-          .onConflict((oc) => oc.columns(['agency_id', 'form_id']).doUpdateSet({ position }))
-          .execute();
+        await trx.insertInto('agency_forms').values({ agency_id: a.id, form_id: formId, position }).execute();
       }
     }
 
@@ -181,9 +189,7 @@ export async function seedDemoData(db: Kysely<DB>, { clock, hashPassword }: Seed
           complaints: toJson(s.complaints),
           created_at: minutesBefore(now, s.age),
         })
-        .onConflict((oc) =>
-          oc.column('id').doUpdateSet({ name: s.name, version: s.version, complaints: toJson(s.complaints) }),
-        )
+        .onConflict((oc) => oc.column('id').doNothing())
         .execute();
     }
 
@@ -207,7 +213,8 @@ export async function seedDemoData(db: Kysely<DB>, { clock, hashPassword }: Seed
         .onConflict((oc) => oc.column('id').doNothing())
         .execute();
     }
-    for (const user of demoUsers) {
+    // Memberships only for users made now: an admin's later removal of one must survive a restart.
+    for (const { user } of newUsers) {
       const memberships = [
         ...user.memberOf.map((agency_id) => ({ agency_id, user_id: user.id, role: 'member' as const })),
         ...user.administers.map((agency_id) => ({ agency_id, user_id: user.id, role: 'admin' as const })),
@@ -239,6 +246,8 @@ export async function seedDemoData(db: Kysely<DB>, { clock, hashPassword }: Seed
           case_number: b.caseNumber,
           sender_organization_name: b.senderOrganizationName,
           created_at: minutesBefore(now, b.minutesAgo),
+          // Listed in the sending hospital's Sent broadcasts (no sender: sent before the console existed).
+          hospital_id: demoHospitals.find((h) => h.name === b.senderOrganizationName)?.id ?? null,
         })
         .onConflict((oc) => oc.column('id').doNothing())
         .execute();

@@ -9,7 +9,9 @@ export async function signIn(username: string, password: string): Promise<void> 
   });
   const token = authorizationToken.token;
   const user = await api.call('me', { token });
-  const teams = await loadTeams(user, token);
+  // A one-time password from an administrator: nothing but a password change is answered until then
+  // (the guard shows Change password); the teams are loaded once it is changed.
+  const teams = user.mustChangePassword ? [] : await loadTeams(user, token);
   useSession.setState(sessionAfterSignIn(useSession.getState(), { jwt: authorizationToken, user, teams }));
   // Signed in only once it is on the device: a reload right after must not lose the session.
   await flushSessionWrites();

@@ -353,14 +353,21 @@ describe('case screen', () => {
     ]);
   });
 
-  it('MEDIA says it arrives with its feature; CHAT shows the conversation', async () => {
+  it("MEDIA shows the media buttons with the case's counts; CHAT shows the conversation", async () => {
     mockFetch({
       'GET /notification/broadcast/me': { body: { data: [] } },
       'GET /v4/complaintSets': { body: [complaintSet] },
+      'GET /media/twiage-cases/case-1/uploads': {
+        body: { uploads: [], mediaCounts: { photo: 0, id: 1, ekg: 0, video: 0, voicememo: 0 } },
+      },
     });
     const { user } = renderApp('/case', caseSession());
     await user.click(await screen.findByRole('tab', { name: 'MEDIA' }));
-    expect(screen.getByRole('tabpanel')).toHaveTextContent(messages.mediaComingLater);
+    const panel = screen.getByRole('tabpanel');
+    expect(await within(panel).findByRole('button', { name: 'ID, 1 item' })).toBeInTheDocument();
+    for (const name of ['Photo, 0 items', 'EKG, 0 items', 'Video, 0 items', 'Voice Memo, 0 items', 'Live Consult']) {
+      expect(within(panel).getByRole('button', { name })).toBeInTheDocument();
+    }
     await user.click(screen.getByRole('tab', { name: 'CHAT' }));
     expect(within(screen.getByRole('tabpanel')).getByRole('textbox', { name: 'Write a message' })).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'CHAT' })).toHaveAttribute('aria-selected', 'true');

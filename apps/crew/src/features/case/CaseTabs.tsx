@@ -1,13 +1,13 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
-import { messages } from '@inbound/contract';
 import { useSession } from '../../lib/session';
 import { ChatTab } from '../chat/ChatTab';
 import { countUnread } from '../chat/chatModel';
 import { markRead, useChatMessages } from '../chat/chatQueries';
 import { markSeen, useLastSeen } from '../chat/lastSeen';
 import { loadOutgoingChat } from '../chat/outgoing';
+import { ChatVoiceMemoHost } from '../media/ChatVoiceMemoHost';
+import { MediaTabPanel } from '../media/MediaTabPanel';
 import { useCasePushTopic } from '../push/pushSubscription';
-import { CaseTransferButton } from '../transfer/CaseTransferButton';
 import { TransferModals } from '../transfer/TransferModals';
 
 const TABS = ['COMPLAINTS', 'MEDIA', 'CHAT'] as const;
@@ -67,12 +67,7 @@ export function CaseTabs({ complaints }: { complaints: ReactNode }) {
       </div>
       <div className="case-tabs__panel" role="tabpanel" id={`${baseId}-panel`} aria-labelledby={`${baseId}-${tab}`}>
         {tab === 'COMPLAINTS' && complaints}
-        {tab === 'MEDIA' && (
-          <>
-            <p className="empty-state">{messages.mediaComingLater}</p>
-            <CaseTransferButton />
-          </>
-        )}
+        {tab === 'MEDIA' && <MediaTabPanel />}
         {tab === 'CHAT' && caseId && user && (
           <ChatTab
             caseId={caseId}
@@ -82,6 +77,7 @@ export function CaseTabs({ complaints }: { complaints: ReactNode }) {
         )}
       </div>
       <TransferModals />
+      <ChatVoiceMemoHost />
     </section>
   );
 }

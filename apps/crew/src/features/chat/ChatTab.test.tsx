@@ -111,7 +111,8 @@ describe('CHAT tab', () => {
     });
     const { user } = await openChat();
     const input = screen.getByRole('textbox', { name: 'Write a message' });
-    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+    // With no text the mic (the case screen registers the voice memo recorder) stands where Send is.
+    expect(screen.getByRole('button', { name: 'Record a voice memo' })).toBeInTheDocument();
 
     await user.type(input, '   {Enter}');
     await whenChangesQueued();
@@ -200,7 +201,7 @@ describe('CHAT tab', () => {
   it('the mic shows only when a voice-memo recorder is registered, and only while the input is empty', async () => {
     server();
     const { user } = await openChat();
-    expect(screen.queryByRole('button', { name: 'Record a voice memo' })).not.toBeInTheDocument();
+    // The case screen registers the media feature's recorder; a registration in its place is what opens.
     const open = vi.fn();
     let unregister: () => void = () => undefined;
     act(() => {
@@ -212,5 +213,41 @@ describe('CHAT tab', () => {
     expect(screen.queryByRole('button', { name: 'Record a voice memo' })).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled();
     act(() => unregister());
+    await user.clear(screen.getByRole('textbox', { name: 'Write a message' }));
+    expect(screen.queryByRole('button', { name: 'Record a voice memo' })).not.toBeInTheDocument();
+  });
+
+  it("the mic opens the case screen's voice memo recorder (here: a browser that cannot record)", async () => {
+    server();
+    const { user } = await openChat();
+    await user.click(screen.getByRole('button', { name: 'Record a voice memo' }));
+    const recorder = await screen.findByRole('dialog', { name: 'Voice Memo' });
+    expect(await within(recorder).findByRole('alert')).toHaveTextContent(
+      'getUserMedia is not implemented in this browser',
+    );
+    expect(within(recorder).getByRole('button', { name: 'Stop and send' })).toBeDisabled();
+    await user.click(within(recorder).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog', { name: 'Voice Memo' })).not.toBeInTheDocument();
+  });
+
+  it('a VOICE_MEMO message shows its length and plays through a signed link', async () => {
+    const api = server({
+      [`GET ${CHAT_PATH}`]: {
+        body: { messages: [chatMessage({ _id: 'm-9', type: 'VOICE_MEMO', content: '', mediaId: 'up-1', length: 7 })] },
+      },
+      'GET /media/twiage-cases/case-1/uploads/up-1/access': {
+        body: {
+          url: '/media/twiage-cases/case-1/uploads/up-1/voicememo.mp3?access=1.x',
+          expiresAt: new Date().toISOString(),
+        },
+      },
+    });
+    const { user } = await openChat();
+    const log = await screen.findByRole('log', { name: 'Chat messages' });
+    await user.click(await within(log).findByRole('button', { name: 'Play voice memo 0:07' }));
+    const audio = await within(log).findByLabelText('Voice memo 0:07');
+    expect(audio.tagName).toBe('AUDIO');
+    expect(audio).toHaveAttribute('src', '/media/twiage-cases/case-1/uploads/up-1/voicememo.mp3?access=1.x');
+    expect(api.calls('GET /media/twiage-cases/case-1/uploads/up-1/access')).toHaveLength(1);
   });
 });

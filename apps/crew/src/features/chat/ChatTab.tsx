@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { ChatMessage } from '@inbound/contract';
+import { VoiceMemoPlayer } from '../media/VoiceMemoPlayer';
 import { formatMessageTime } from '../messages/formatMessageTime';
 import { buildConversation, isSendable, OWN_STATE_TEXT, type ConversationItem, type OwnState } from './chatModel';
 import { discardChatMessage, retryChatMessage, sendChatMessage, useOutgoingChat } from './outgoing';
@@ -48,7 +49,7 @@ export function ChatTab({ caseId, messages, me }: ChatTabProps) {
       {/* Always in the page: a live region announces what is added to it, not what it arrives with. */}
       <ol className="chat__list" role="log" aria-label="Chat messages">
         {items.map((item) => (
-          <ChatBubble key={item.id} item={item} />
+          <ChatBubble key={item.id} item={item} caseId={caseId} />
         ))}
         <li ref={listEnd} aria-hidden="true" className="chat__end" />
       </ol>
@@ -78,7 +79,7 @@ export function ChatTab({ caseId, messages, me }: ChatTabProps) {
   );
 }
 
-function ChatBubble({ item }: { item: ConversationItem }) {
+function ChatBubble({ item, caseId }: { item: ConversationItem; caseId: string }) {
   const at = new Date(item.at);
   return (
     <li className={item.mine ? 'chat__message chat__message--mine' : 'chat__message'}>
@@ -88,7 +89,13 @@ function ChatBubble({ item }: { item: ConversationItem }) {
           {item.senderOrganization && <span className="chat__org"> · {item.senderOrganization}</span>}
         </p>
       )}
-      <p className="chat__content">{item.type === 'VOICE_MEMO' ? 'Voice memo' : item.content}</p>
+      {item.type === 'VOICE_MEMO' ? (
+        <div className="chat__content">
+          <VoiceMemoPlayer caseId={caseId} mediaId={item.mediaId} length={item.length} />
+        </div>
+      ) : (
+        <p className="chat__content">{item.content}</p>
+      )}
       <p className="chat__meta">
         <time dateTime={item.at}>{formatMessageTime(at, new Date())}</time>
         {item.state && <StateMark state={item.state} />}

@@ -36,6 +36,9 @@ export interface ConversationItem {
   senderName: string;
   senderOrganization: string;
   type: ChatMessage['type'];
+  /** VOICE_MEMO: the upload to play and its length in seconds. */
+  mediaId: string | null;
+  length: number | null;
   /** Only for the crew's own messages. */
   state: OwnState | null;
   error: string | null;
@@ -62,6 +65,8 @@ export function buildConversation(
       senderName: message.senderName,
       senderOrganization: message.senderOrganization,
       type: message.type,
+      mediaId: message.mediaId,
+      length: message.length,
       state: message.senderId === me.id ? message.state : null,
       error: null,
       outboxKey: null,
@@ -77,6 +82,8 @@ export function buildConversation(
       senderName: me.displayName,
       senderOrganization: me.organization,
       type: 'CHAT',
+      mediaId: null,
+      length: null,
       state: entry.error === null ? 'waiting' : 'failed',
       error: entry.error,
       outboxKey: entry.key,

@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
 import { messages } from '@inbound/contract';
 import { mockFetch } from '../../test/fetchMock';
-import { signedInSession } from '../../test/fixtures';
+import { authToken, medic1, riverside, signedInSession } from '../../test/fixtures';
+import { useSession } from '../../lib/session';
 import { renderApp } from '../../test/renderApp';
 
 describe('Change password', () => {
@@ -54,6 +55,38 @@ describe('Change password', () => {
       verifyPassword: 'siren-gurney-42',
     });
     expect(screen.getByLabelText('Current Password')).toHaveValue('');
+  });
+
+  it('with a one-time password from an administrator: only this page, then on to team selection', async () => {
+    const { calls } = mockFetch({
+      'POST /v4/users/password': { body: { message: 'Your password has been changed.' } },
+      'GET /v4/users/me': {
+        body: {
+          ...medic1,
+          emsAgencyMemberships: [{ _id: 'riverside' }],
+          emsAgenciesAdministered: [],
+          mustChangePassword: false,
+        },
+      },
+      'GET /v4/emsAgencies/riverside': { body: riverside },
+    });
+    const { user, router } = renderApp('/start', {
+      jwt: authToken(),
+      user: { ...medic1, mustChangePassword: true },
+      teams: [],
+      selectedTeam: null,
+      selectedTruck: null,
+    });
+    await screen.findByLabelText('Current Password');
+    expect(router.state.location.pathname).toBe('/changePassword');
+    await user.type(screen.getByLabelText('Current Password'), 'abcd-efgh-jkmn-pqrs-tuvw');
+    await user.type(screen.getByLabelText('New Password'), 'siren-gurney-42');
+    await user.type(screen.getByLabelText('Confirm New Password'), 'siren-gurney-42');
+    await user.click(screen.getByRole('button', { name: 'Change Password' }));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/team-selection'));
+    expect(useSession.getState().user?.mustChangePassword).toBe(false);
+    expect(useSession.getState().teams.map((team) => team.id)).toEqual(['riverside']);
+    expect(calls('GET /v4/emsAgencies/riverside')).toHaveLength(1);
   });
 
   it('goes back to settings', async () => {

@@ -2,6 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { PASSWORD_MIN_LENGTH } from '@inbound/contract';
 import { api } from '../../lib/apiClient';
+import { useSession } from '../../lib/session';
+import { loadTeams } from '../auth/signIn';
 import { errorMessage } from '../../lib/errors';
 import { paths } from '../../routing/paths';
 import { Banner } from '../../ui/Banner';
@@ -37,6 +39,13 @@ export function ChangePasswordPage() {
       const { message } = await api.call('changePassword', { body: fields });
       setFields(empty);
       setResult({ kind: 'success', message });
+      // First password after an administrator's one-time password: now the user and teams can be read,
+      // and the guard moves on to team selection.
+      if (useSession.getState().user?.mustChangePassword) {
+        const user = await api.call('me');
+        const teams = await loadTeams(user);
+        useSession.setState({ user, teams });
+      }
     } catch (error) {
       setResult({ kind: 'error', message: errorMessage(error) });
     } finally {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { transferMessages, type Case, type CaseTransfer } from '@inbound/contract';
+import { dispatchMessages, transferMessages, type Case, type CaseTransfer } from '@inbound/contract';
 import { useAlerts } from '../../lib/alerts';
 import { caseOutbox } from '../../lib/caseOutbox';
 import { realtime } from '../../lib/realtime';
@@ -12,6 +12,7 @@ import {
   cancelReceive,
   connectivity,
   openTransfer,
+  receiveDispatchedCase,
   requestTransfer,
   resetTransferForTests,
   useTransfer,
@@ -282,5 +283,45 @@ describe('case transfer, receiving crew', () => {
     vi.mocked(connectivity.probe).mockResolvedValue(false);
     await requestTransfer('999999');
     expect(alerts()).toEqual([transferMessages.notAvailable, transferMessages.offline]);
+  });
+});
+
+describe('loading a dispatched case from the Message Center', () => {
+  const claimPath = 'POST /v4/dispatched-cases/QW-5238/claim';
+  const dispatchedCase: Case = { ...serverCase, caseNumber: 'QW-5238', type: 'hospitalED', ownedBy: 'u-medic1' };
+
+  it('claims it with the selected team and truck and opens it as the case', async () => {
+    resetSessionForTests({ ...signedInSession() });
+    const api = server({ [claimPath]: { body: dispatchedCase } });
+    await receiveDispatchedCase('QW-5238');
+    const session = useSession.getState();
+    expect(api.calls(claimPath)[0]?.body).toEqual({
+      emsAgencyId: session.selectedTeam?.id,
+      truckId: session.selectedTruck?.id,
+    });
+    expect(session.caseActive).toBe(true);
+    expect(session.case).toMatchObject({ caseNumber: 'QW-5238', type: 'hospitalED', complaint: 'stroke' });
+    expect(alerts()).toEqual([]);
+    expect(useTransfer.getState().inFlight).toBe(false);
+  });
+
+  it("shows §8's Message Center warning for whatever the server refuses, and the offline text without network", async () => {
+    resetSessionForTests({ ...signedInSession() });
+    server({ [claimPath]: { status: 404, body: { message: transferMessages.notAvailable } } });
+    await receiveDispatchedCase('QW-5238');
+    expect(alerts()).toEqual(['Warning: Case QW-5238 not available for transfer.']);
+    expect(useSession.getState().caseActive).toBe(false);
+    vi.mocked(connectivity.probe).mockResolvedValue(false);
+    await receiveDispatchedCase('QW-5238');
+    expect(alerts()).toEqual(['Warning: Case QW-5238 not available for transfer.', transferMessages.offline]);
+  });
+
+  it('does not replace a case the crew has open', async () => {
+    resetSessionForTests({ ...signedInSession(), case: localCase(), caseActive: true });
+    const api = server({ [claimPath]: { body: dispatchedCase } });
+    await receiveDispatchedCase('QW-5238');
+    expect(api.calls(claimPath)).toHaveLength(0);
+    expect(alerts()).toEqual([dispatchMessages.closeCaseFirst]);
+    expect(useSession.getState().case?.caseNumber).not.toBe('QW-5238');
   });
 });

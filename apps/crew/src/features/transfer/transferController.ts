@@ -20,6 +20,7 @@ import {
   CASE_TRANSFER_OFFLINE_TIMEOUT_MS,
   CASE_TRANSFER_POLL_MS,
   CASE_TRANSFER_UNSUBSCRIBE_DELAY_MS,
+  dispatchMessages,
   messages,
   transferMessages,
   type Case,
@@ -261,8 +262,16 @@ async function loadReceivedCase(transfer: CaseTransfer): Promise<void> {
     }
   }
   if (!loadedCase) return;
-  useSession.setState({ case: toStoredCase(loadedCase), caseActive: true });
+  openLoadedCase(loadedCase);
   end(null);
+}
+
+/**
+ * A case this crew now holds from elsewhere — a transfer done, a dispatch claimed: the device keeps it
+ * and the route guard shows /case, as for a case started here.
+ */
+function openLoadedCase(record: Case): void {
+  useSession.setState({ case: toStoredCase(record), caseActive: true });
 }
 
 /** The case as the device keeps it, from the server's record (the receiver's side). */
@@ -284,6 +293,7 @@ export function toStoredCase(record: Case): StoredCase {
     agePeriod: record.agePeriod,
     gender: record.gender,
     patientInfo: record.patientInfo,
+    monitorIntegration: record.monitorIntegration,
   };
 }
 
@@ -430,16 +440,47 @@ export async function cancelReceive(): Promise<void> {
   end(null);
 }
 
-/** Loads a dispatched case from the Message Center ('Click Here to load the case'): its number is the code. */
+/**
+ * Loads a dispatched case from the Message Center ('Click Here to load the case', confirmed): the server
+ * hands it to the selected team and truck and answers the case, which opens like a received transfer's
+ * (docs/decisions/0014-dispatched-cases.md). Whatever the server refuses — an unknown number, one
+ * another crew has, one dispatched to another agency — is §8's Message Center warning.
+ */
 export async function receiveDispatchedCase(caseNumber: string): Promise<void> {
-  if (useTransfer.getState().role === 'sender') return;
-  openReceive();
-  await sendRequest(caseNumber, (error) =>
-    error instanceof ApiError && error.kind === 'noResponse'
-      ? transferMessages.slowConnection
-      : transferMessages.notAvailableFromMessageCenter(caseNumber),
-  );
-  if (!useTransfer.getState().transfer) end(null);
+  const state = useTransfer.getState();
+  // A transfer in progress (either side) or a claim already on its way: nothing else starts.
+  if (state.role !== null || state.inFlight) return;
+  const warning = transferMessages.notAvailableFromMessageCenter(caseNumber);
+  const { selectedTeam, selectedTruck, case: local, caseActive } = useSession.getState();
+  if (local && caseActive) {
+    if (local.caseNumber !== caseNumber) showAlert(dispatchMessages.closeCaseFirst, messages.warningTitle);
+    return;
+  }
+  if (caseNumber.trim() === '' || !selectedTeam || !selectedTruck) {
+    showAlert(warning, TITLE);
+    return;
+  }
+  set({ inFlight: true });
+  const releaseClaim = markBusy('transfer');
+  try {
+    if (!(await connectivity.probe())) {
+      showAlert(transferMessages.offline, TITLE);
+      return;
+    }
+    const record = await api.call('claimDispatch', {
+      params: { caseNumber },
+      body: { emsAgencyId: selectedTeam.id, truckId: selectedTruck.id },
+    });
+    openLoadedCase(record);
+  } catch (error) {
+    showAlert(
+      error instanceof ApiError && error.kind === 'noResponse' ? transferMessages.slowConnection : warning,
+      TITLE,
+    );
+  } finally {
+    releaseClaim();
+    set({ inFlight: false });
+  }
 }
 
 /** Tests: drop everything without alerts or timers left behind. */

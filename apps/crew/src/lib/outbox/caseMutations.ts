@@ -10,6 +10,9 @@ import {
   CreateCaseBody,
   DynamicFormBody,
   LocationUpdateBody,
+  MEDIA_CHAT_LENGTH_FIELD,
+  MediaChatLength,
+  mediaMessages,
   MonitorIntegrationBody,
   PatchCaseBody,
   PostChatMessageBody,
@@ -124,14 +127,23 @@ export const caseMutations = {
     };
   },
 
-  /** POST /media/twiage-cases/{id}/uploads, multipart `type` and `data` (file `{type}.jpeg|mp4|mp3`). */
-  media(caseId: string, type: MediaEventType, blob: Blob): MutationInput {
+  /**
+   * POST /media/twiage-cases/{id}/uploads, multipart `type` and `data` (file `{type}.jpeg|mp4|mp3`); above
+   * `MEDIA_RESUMABLE_ABOVE_BYTES` the transport sends it over tus with the same fields as metadata.
+   * `chatLength` (voice memos only, seconds): the server also posts it in the chat as a VOICE_MEMO.
+   */
+  media(caseId: string, type: MediaEventType, blob: Blob, options: { chatLength?: number } = {}): MutationInput {
+    const fields: Record<string, string> = { type };
+    if (options.chatLength !== undefined) {
+      if (type !== 'voicememo') throw new Error(mediaMessages.chatLengthNotVoiceMemo);
+      fields[MEDIA_CHAT_LENGTH_FIELD] = String(MediaChatLength.parse(options.chatLength));
+    }
     return {
       caseId,
       kind: 'media',
       method: 'POST',
       path: `/media/twiage-cases/${seg(caseId)}/uploads`,
-      media: { blob, fileName: `${type}.${MEDIA_EXTENSION[type]}`, fileField: 'data', fields: { type } },
+      media: { blob, fileName: `${type}.${MEDIA_EXTENSION[type]}`, fileField: 'data', fields },
     };
   },
 };

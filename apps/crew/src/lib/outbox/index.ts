@@ -5,6 +5,8 @@ export { caseMutations } from './caseMutations';
 export type { MediaEventType } from './caseMutations';
 export { createFetchTransport } from './fetchTransport';
 export type { FetchTransportOptions } from './fetchTransport';
+export { createTusTransport, tusFingerprint, TUS_CHUNK_BYTES } from './tusTransport';
+export type { TusTransportOptions } from './tusTransport';
 export { createAesGcmCodec } from './codec';
 export { requestPersistentStorage } from './persistence';
 export type { PersistenceResult } from './persistence';

@@ -32,7 +32,7 @@ export interface StoredMediaMeta {
 }
 
 /** What IndexedDB holds for a queued mutation: what listeners see, plus its (possibly sealed) payload. */
-export interface PendingRecord extends MutationInfo {
+export interface PendingRecord extends Omit<MutationInfo, 'media'> {
   body: StoredBody | null;
   media: StoredMediaMeta | null;
 }
@@ -89,7 +89,10 @@ export function openOutboxDb(name: string, onLost: () => void): Promise<OutboxDb
 
 export function toInfo(record: PendingRecord): MutationInfo {
   const { seq, key, caseId, placeholderId, kind, method, path, createdAt, attempts, nextAttemptAt, lastError } = record;
-  return { seq, key, caseId, placeholderId, kind, method, path, createdAt, attempts, nextAttemptAt, lastError };
+  const media = record.media
+    ? { fields: { ...record.media.fields }, contentType: record.media.type, size: record.media.size }
+    : null;
+  return { seq, key, caseId, placeholderId, kind, method, path, createdAt, attempts, nextAttemptAt, lastError, media };
 }
 
 export function toRejectedInfo(record: RejectedRecord): RejectedMutation {

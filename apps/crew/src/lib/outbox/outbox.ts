@@ -392,6 +392,18 @@ export function createOutbox(options: OutboxOptions): Outbox {
       return rejectRecord(record, 0, `This change cannot be read on this device (${error.message}).`);
     }
 
+    if (request.multipart) {
+      // The crew sees the upload start at once, then its bytes go (the transport reports them).
+      const info = store.toInfo(record);
+      const total = request.multipart.file.blob.size;
+      let last = 0;
+      request.onProgress = (loaded, size) => {
+        if (controller.signal.aborted || loaded === last) return;
+        last = loaded;
+        emit({ type: 'progress', mutation: info, loaded: Math.min(loaded, size), total: size });
+      };
+      emit({ type: 'progress', mutation: info, loaded: 0, total });
+    }
     inFlight.add(controller);
     const timeout = timers.setTimeout(
       () => controller.abort(),
@@ -489,6 +501,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       path: record.path,
       headers: { [IDEMPOTENCY_KEY_HEADER]: record.key },
       idempotencyKey: record.key,
+      caseId: record.caseId,
       createdAt: record.createdAt,
       signal,
     };

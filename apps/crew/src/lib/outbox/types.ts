@@ -60,6 +60,15 @@ export interface MutationInfo {
   /** Not sent before this time (epoch ms). */
   nextAttemptAt: number;
   lastError: string | null;
+  /** A media upload's file: its form fields (`type`, …), content type and size; null for JSON changes. */
+  media?: MediaInfo | null;
+}
+
+/** What listeners may know of a queued file (no bytes). */
+export interface MediaInfo {
+  fields: Record<string, string>;
+  contentType: string;
+  size: number;
 }
 
 /** A multipart body, built into `FormData` by the transport. */
@@ -75,12 +84,19 @@ export interface OutboxRequest {
   /** Always carries the Idempotency-Key; the transport adds Authorization and anything else it needs. */
   headers: Record<string, string>;
   idempotencyKey: string;
+  /** The case the change belongs to (always the real id by the time it is sent). */
+  caseId: string;
   /** When the crew made the change (epoch ms), for the `Created-At` header (spec §7). */
   createdAt: number;
   json?: unknown;
   multipart?: MultipartBody;
   /** Aborted when the request times out or the outbox stops; the transport passes it to fetch. */
   signal: AbortSignal;
+  /**
+   * Uploads: the transport reports bytes the server has (`loaded`, from the resumed offset on) out of
+   * `total` as they go. Optional for a transport: without it the item jumps from 0 to sent.
+   */
+  onProgress?: (loaded: number, total: number) => void;
 }
 
 /**
@@ -115,6 +131,8 @@ export type OutboxEvent =
   | { type: 'queued'; mutation: MutationInfo }
   | { type: 'sent'; mutation: MutationInfo; status: number; response: unknown }
   | { type: 'retrying'; mutation: MutationInfo; error: string }
+  /** An upload on its way: bytes sent out of the file's (0 when the attempt starts). Never broadcast. */
+  | { type: 'progress'; mutation: MutationInfo; loaded: number; total: number }
   | { type: 'held-unauthorized'; mutation: MutationInfo }
   | { type: 'resumed' }
   | { type: 'rejected'; mutation: RejectedMutation }

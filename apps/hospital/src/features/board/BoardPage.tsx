@@ -1,4 +1,4 @@
-import { Fragment } from 'react';
+import { Navigate } from 'react-router';
 import { useMe } from '../auth/queries';
 import { useSignOut } from '../auth/mutations';
 import { BoardToolbar } from './BoardToolbar';
@@ -6,6 +6,7 @@ import { HospitalHeader } from './HospitalHeader';
 import { InboundBoard } from './InboundBoard';
 import { StatusesPanel } from '../statuses/StatusesPanel';
 import { BroadcastComposer } from '../broadcasts/BroadcastComposer';
+import { DispatchedCases } from '../broadcasts/DispatchedCases';
 import { useHospitals } from './queries';
 import { useSoundSetting } from './useP1Alerts';
 
@@ -25,6 +26,8 @@ export function BoardPage() {
 
   const hospitals = hospitalQueries.flatMap((query) => (query.data ? [query.data] : []));
   const isAdmin = me.data.roles.includes('orgAdmin');
+  // An organisation admin who staffs no ED has no board: their console is the administration.
+  if (isAdmin && hospitals.length === 0) return <Navigate to="/admin" replace />;
 
   return (
     <div className="layout">
@@ -33,17 +36,25 @@ export function BoardPage() {
         hospitals={hospitals}
         onSignOut={() => signOut.mutate()}
         signingOut={signOut.isPending}
-      />
+      >
+        {hospitals.length > 0 && <BoardToolbar soundOn={soundOn} onSoundChange={setSoundOn} />}
+      </HospitalHeader>
       <main className="board">
         {hospitals.length > 0 ? (
           <>
-            <BoardToolbar soundOn={soundOn} onSoundChange={setSoundOn} />
             {hospitals.map((h) => (
-              <Fragment key={h._id}>
-                <StatusesPanel hospitalId={h._id} />
-                <InboundBoard hospitalId={h._id} soundOn={soundOn} />
-                <BroadcastComposer hospitalId={h._id} />
-              </Fragment>
+              // The board takes the width; the hospital's statuses and the broadcast composer sit in a
+              // side column (below the board on a narrow screen), so they never push the cards down.
+              <div className="board-columns" key={h._id}>
+                <div className="board-main">
+                  <InboundBoard hospitalId={h._id} soundOn={soundOn} />
+                  <DispatchedCases hospitalId={h._id} />
+                </div>
+                <aside className="board-side" aria-label={`${h.name}: status and broadcasts`}>
+                  <StatusesPanel hospitalId={h._id} />
+                  <BroadcastComposer hospitalId={h._id} />
+                </aside>
+              </div>
             ))}
           </>
         ) : (

@@ -1,13 +1,21 @@
+import { memo } from 'react';
 import { Link } from 'react-router';
 import type { BoardCase } from '@inbound/contract';
-import type { RankedCase } from './boardOrder';
-import { formatAge, formatClock, formatDistance, formatElapsed, formatFieldValue, formatGender } from './format';
+import { formatAge, formatClock, formatDistance, formatGender } from './format';
 import { PriorityBadge, priorityClass } from './PriorityBadge';
+import { Elapsed, FieldValue } from './Ticking';
 
+/**
+ * Props are the card's data (kept referentially stable by React Query's structural sharing when the case
+ * did not change) and primitives, so a board read caused by one crew's location report re-renders that
+ * crew's card only; ticking times render on their own (Ticking.tsx).
+ */
 interface CaseCardProps {
   hospitalId: string;
-  ranked: RankedCase;
-  now: number;
+  card: BoardCase;
+  /** Estimated minutes to arrival (null: no position yet), and the straight-line distance. */
+  etaMinutes: number | null;
+  distanceKm: number | null;
   alerting: boolean;
 }
 
@@ -16,8 +24,7 @@ function tagsByImportance(card: BoardCase) {
   return [...card.tags].sort((a, b) => Number(b.fields.length > 0) - Number(a.fields.length > 0));
 }
 
-export function CaseCard({ hospitalId, ranked, now, alerting }: CaseCardProps) {
-  const { card, arrival } = ranked;
+export const CaseCard = memo(function CaseCard({ hospitalId, card, etaMinutes, distanceKm, alerting }: CaseCardProps) {
   const priority = card.complaint?.priority ?? null;
   const who = [formatAge(card), formatGender(card.gender)].filter(Boolean).join(' · ');
   const tags = tagsByImportance(card);
@@ -32,23 +39,25 @@ export function CaseCard({ hospitalId, ranked, now, alerting }: CaseCardProps) {
         <div className="case-card-head">
           <PriorityBadge priority={priority} />
           <span className="case-eta">
-            {arrival ? (
+            {etaMinutes !== null && distanceKm !== null ? (
               <>
-                <strong>~{arrival.etaMinutes} min</strong>
-                <span className="case-eta-note">est. · {formatDistance(arrival.distanceKm)}</span>
+                <strong>~{etaMinutes} min</strong>
+                <span className="case-eta-note">est. · {formatDistance(distanceKm)}</span>
               </>
             ) : (
               <span className="case-eta-note">ETA unknown: no position yet</span>
             )}
           </span>
         </div>
-        <h3 className="case-complaint">
-          {card.complaint && (
-            <span className="complaint-swatch" style={{ background: card.complaint.color }} aria-hidden="true" />
-          )}
-          {card.complaint?.name ?? 'Complaint not chosen yet'}
-        </h3>
-        <p className="case-patient">{who || 'Age and gender not given yet'}</p>
+        <div className="case-card-title">
+          <h3 className="case-complaint">
+            {card.complaint && (
+              <span className="complaint-swatch" style={{ background: card.complaint.color }} aria-hidden="true" />
+            )}
+            {card.complaint?.name ?? 'Complaint not chosen yet'}
+          </h3>
+          <p className="case-patient">{who || 'Age and gender not given yet'}</p>
+        </div>
         {tags.length > 0 && (
           <ul className="case-tags">
             {tags.slice(0, 6).map((tag) => (
@@ -57,7 +66,9 @@ export function CaseCard({ hospitalId, ranked, now, alerting }: CaseCardProps) {
                   ? tag.fields.map((f) => (
                       <span key={f.key} className="tag-field">
                         <span className="tag-name">{f.name || tag.name}</span>{' '}
-                        <strong>{formatFieldValue(f, now)}</strong>
+                        <strong>
+                          <FieldValue field={f} />
+                        </strong>
                       </span>
                     ))
                   : tag.name}
@@ -74,7 +85,7 @@ export function CaseCard({ hospitalId, ranked, now, alerting }: CaseCardProps) {
             </span>
           </span>
           <span title={`Started ${formatClock(card.startedAt)}`}>
-            Started {formatElapsed(now - Date.parse(card.startedAt))} ago · {card.caseNumber}
+            Started <Elapsed since={card.startedAt} /> ago · {card.caseNumber}
           </span>
         </div>
         <div className="case-card-foot">
@@ -95,4 +106,4 @@ export function CaseCard({ hospitalId, ranked, now, alerting }: CaseCardProps) {
       </Link>
     </li>
   );
-}
+});

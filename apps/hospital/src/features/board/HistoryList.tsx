@@ -1,9 +1,17 @@
+import { memo } from 'react';
 import { Link } from 'react-router';
 import type { BoardCase } from '@inbound/contract';
 import { formatAge, formatClock, formatGender } from './format';
 import { PriorityBadge } from './PriorityBadge';
 
-export function HistoryList({ hospitalId, cases }: { hospitalId: string; cases: BoardCase[] }) {
+/** Memoised: its cases keep their identity across board reads unless one of them changed. */
+export const HistoryList = memo(function HistoryList({
+  hospitalId,
+  cases,
+}: {
+  hospitalId: string;
+  cases: BoardCase[];
+}) {
   return (
     <section className="history" aria-labelledby={`history-${hospitalId}`}>
       <h2 id={`history-${hospitalId}`}>Arrived (last 12 hours)</h2>
@@ -43,4 +51,4 @@ export function HistoryList({ hospitalId, cases }: { hospitalId: string; cases: 
       )}
     </section>
   );
-}
+});

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render as renderBare, screen } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { MemoryRouter } from 'react-router';
 import type { Hospital, User } from '@inbound/contract';
 import { HospitalHeader } from './HospitalHeader';
 
@@ -30,6 +32,9 @@ const hospital: Hospital = {
 
 afterEach(cleanup);
 
+/** The header links to the administration for admins: it needs a router around it. */
+const render = (ui: ReactElement) => renderBare(ui, { wrapper: MemoryRouter });
+
 describe('HospitalHeader', () => {
   it("names the user's hospital as the page heading, with who is signed in", () => {
     render(<HospitalHeader user={user} hospitals={[hospital]} onSignOut={() => undefined} signingOut={false} />);
@@ -38,7 +43,7 @@ describe('HospitalHeader', () => {
     expect(screen.getByText('ED staff')).toBeTruthy();
   });
 
-  it('says what an organisation admin without a hospital is looking at', () => {
+  it('says what an organisation admin without a hospital is looking at, and links to the administration', () => {
     render(
       <HospitalHeader
         user={{ ...user, hospitalMemberships: [], roles: ['orgAdmin'] }}
@@ -48,6 +53,17 @@ describe('HospitalHeader', () => {
       />,
     );
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Organisation administration');
+    expect(screen.getByRole('link', { name: 'Administration' }).getAttribute('href')).toBe('/admin');
+  });
+
+  it('shows what the board puts in it (its live state and sound switch)', () => {
+    render(
+      <HospitalHeader user={user} hospitals={[hospital]} onSignOut={() => undefined} signingOut={false}>
+        <span>Live</span>
+      </HospitalHeader>,
+    );
+    expect(screen.getByRole('banner').textContent).toContain('Live');
+    expect(screen.queryByRole('link', { name: 'Administration' })).toBeNull();
   });
 
   it('signs out on Sign out, and shows that it is doing so', () => {

@@ -1,3 +1,5 @@
+import { Link } from 'react-router';
+import type { ReactNode } from 'react';
 import type { Hospital, User, UserRole } from '@inbound/contract';
 
 const roleLabels: Record<UserRole, string> = {
@@ -11,9 +13,11 @@ interface HospitalHeaderProps {
   hospitals: Hospital[];
   onSignOut: () => void;
   signingOut: boolean;
+  /** Shown in the header between the title and the user (the board's live state and sound switch). */
+  children?: ReactNode;
 }
 
-export function HospitalHeader({ user, hospitals, onSignOut, signingOut }: HospitalHeaderProps) {
+export function HospitalHeader({ user, hospitals, onSignOut, signingOut, children }: HospitalHeaderProps) {
   const title =
     hospitals.length > 0
       ? hospitals.map((hospital) => hospital.name).join(' · ')
@@ -27,7 +31,13 @@ export function HospitalHeader({ user, hospitals, onSignOut, signingOut }: Hospi
         <p className="brand brand-on-dark">Inbound · Hospital console</p>
         <h1>{title}</h1>
       </div>
+      {children}
       <div className="app-header-user">
+        {user.roles.includes('orgAdmin') && (
+          <Link className="button button-quiet header-link" to="/admin">
+            Administration
+          </Link>
+        )}
         <p>
           <span className="user-name">{user.displayName}</span>
           {roles && <span className="user-roles">{roles}</span>}

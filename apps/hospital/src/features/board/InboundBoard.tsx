@@ -1,11 +1,12 @@
-import { useMemo } from 'react';
+import { useLayoutEffect, useMemo } from 'react';
 import { rankOpenCases } from './boardOrder';
 import { AlertBanner } from './AlertBanner';
 import { CaseCard } from './CaseCard';
 import { HistoryList } from './HistoryList';
 import { useAcknowledge, useInboundBoard } from './queries';
 import { useBoardUpdates } from './useBoardUpdates';
-import { useNow } from './useNow';
+import { useSecondClock } from './clock';
+import { markBoardCommit } from './marks';
 import { useP1Alerts } from './useP1Alerts';
 
 /** One hospital's live board: alerts, the open cases in arrival order, and recent arrivals. */
@@ -13,11 +14,16 @@ export function InboundBoard({ hospitalId, soundOn }: { hospitalId: string; soun
   useBoardUpdates(hospitalId);
   const board = useInboundBoard(hospitalId);
   const acknowledge = useAcknowledge(hospitalId);
-  const now = useNow();
+  const now = useSecondClock();
   const { alerting, dismiss } = useP1Alerts(board.data?.open, soundOn);
   const location = board.data?.hospital.location ?? null;
   const open = board.data?.open;
   const ranked = useMemo(() => (open ? rankOpenCases(open, location, now) : []), [open, location, now]);
+  // After each board read is on screen (DOM committed): the render bench's and DevTools' end mark.
+  const dataUpdatedAt = board.dataUpdatedAt;
+  useLayoutEffect(() => {
+    if (dataUpdatedAt > 0) markBoardCommit();
+  }, [dataUpdatedAt]);
 
   if (board.isPending) return <p role="status">Loading the inbound board…</p>;
   if (board.isError) {
@@ -59,8 +65,9 @@ export function InboundBoard({ hospitalId, soundOn }: { hospitalId: string; soun
               <CaseCard
                 key={r.card.id}
                 hospitalId={hospitalId}
-                ranked={r}
-                now={now}
+                card={r.card}
+                etaMinutes={r.arrival?.etaMinutes ?? null}
+                distanceKm={r.arrival?.distanceKm ?? null}
                 alerting={alertingIds.has(r.card.id)}
               />
             ))}

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import type { BoardCase } from '@inbound/contract';
@@ -6,7 +6,13 @@ import { AlertBanner } from './AlertBanner';
 import { dueAlerts, P1_REMINDER_MS } from './alerts';
 import { rankOpenCases } from './boardOrder';
 import { CaseCard } from './CaseCard';
-import { formatElapsed, formatFieldValue } from './format';
+import { formatAge, formatElapsed, formatFieldValue } from './format';
+
+// formatAge runs once per CaseCard render: spying on it says which cards rendered.
+vi.mock('./format', async (importOriginal) => {
+  const original = await importOriginal<typeof import('./format')>();
+  return { ...original, formatAge: vi.fn(original.formatAge) };
+});
 
 const NOW = Date.parse('2026-11-22T12:00:00.000Z');
 const HOSPITAL = { latitude: 41.4993, longitude: -81.6944 };
@@ -46,7 +52,10 @@ function card(
   };
 }
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 
 describe('board order', () => {
   it('puts priority 1 first, then the soonest estimated arrival, unknown positions last', () => {
@@ -111,10 +120,18 @@ describe('CaseCard', () => {
       unreadChat: 2,
       mediaCount: 3,
     });
+    vi.useFakeTimers({ now: NOW, toFake: ['Date'] });
+    const [ranked] = rankOpenCases([c], HOSPITAL, NOW);
     render(
       <MemoryRouter>
         <ul>
-          <CaseCard hospitalId="h1" ranked={rankOpenCases([c], HOSPITAL, NOW)[0]!} now={NOW} alerting={false} />
+          <CaseCard
+            hospitalId="h1"
+            card={ranked!.card}
+            etaMinutes={ranked!.arrival?.etaMinutes ?? null}
+            distanceKm={ranked!.arrival?.distanceKm ?? null}
+            alerting={false}
+          />
         </ul>
       </MemoryRouter>,
     );
@@ -129,6 +146,44 @@ describe('CaseCard', () => {
     // Tags with values come before plain ones.
     const tags = screen.getAllByRole('listitem').filter((li) => li.classList.contains('tag'));
     expect(tags[0]?.textContent).toContain('Last Known Well');
+  });
+});
+
+describe('CaseCard re-renders', () => {
+  /** The board's list as InboundBoard renders it. */
+  function Board({ cases }: { cases: BoardCase[] }) {
+    return (
+      <MemoryRouter>
+        <ul>
+          {rankOpenCases(cases, HOSPITAL, NOW).map((r) => (
+            <CaseCard
+              key={r.card.id}
+              hospitalId="h1"
+              card={r.card}
+              etaMinutes={r.arrival?.etaMinutes ?? null}
+              distanceKm={r.arrival?.distanceKm ?? null}
+              alerting={false}
+            />
+          ))}
+        </ul>
+      </MemoryRouter>
+    );
+  }
+
+  it('re-renders only the card whose case changed when the board is read again', () => {
+    const cases = Array.from({ length: 20 }, (_, i) => card(`c${i}`, ((i % 3) + 1) as 1 | 2 | 3, 2 + i));
+    const renderedIds = () => vi.mocked(formatAge).mock.calls.map(([c]) => (c as BoardCase).id);
+    vi.mocked(formatAge).mockClear();
+    const { rerender } = render(<Board cases={cases} />);
+    expect(new Set(renderedIds()).size).toBe(20);
+    vi.mocked(formatAge).mockClear();
+    // One crew's location report: its card is a new object, the others keep theirs (structural sharing).
+    const moved = cases.map((c) =>
+      c.id === 'c7' ? { ...c, lastLocation: { ...c.lastLocation!, latitude: c.lastLocation!.latitude + 0.01 } } : c,
+    );
+    rerender(<Board cases={moved} />);
+    expect(renderedIds()).toEqual(['c7']);
+    expect(screen.getAllByTestId('case-card')).toHaveLength(20);
   });
 });
 
@@ -165,6 +220,18 @@ describe('AlertBanner', () => {
     fireEvent.click(within(lines[2]!).getByRole('button', { name: 'Hide for 2 min' }));
     expect(acknowledged).toEqual(['b']);
     expect(hidden).toEqual(['c']);
+  });
+
+  it('shows three lines when many alert at once, and the rest on request', () => {
+    const cases = ['a', 'b', 'c', 'd', 'e'].map((id, i) => card(id, 1, i + 1));
+    render(<AlertBanner cases={cases} onAcknowledge={() => {}} onDismiss={() => {}} acknowledging={false} />);
+    const alert = screen.getByRole('alert');
+    expect(within(alert).getByText('▲ Priority 1 inbound (5)')).toBeTruthy();
+    expect(within(alert).getAllByRole('listitem')).toHaveLength(3);
+    fireEvent.click(within(alert).getByRole('button', { name: 'Show 2 more priority-1 cases' }));
+    expect(within(alert).getAllByRole('listitem')).toHaveLength(5);
+    fireEvent.click(within(alert).getByRole('button', { name: 'Show fewer' }));
+    expect(within(alert).getAllByRole('listitem')).toHaveLength(3);
   });
 
   it('says no count for a single case and disables Acknowledge while one is being sent', () => {

@@ -1,5 +1,6 @@
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/client';
+import { markBoardData, markBoardRead } from './marks';
 
 export const hospitalKeys = {
   all: ['hospitals'] as const,
@@ -25,7 +26,12 @@ export function useHospitals(ids: readonly string[]) {
 export function useInboundBoard(hospitalId: string) {
   return useQuery({
     queryKey: boardKeys.board(hospitalId),
-    queryFn: () => api('inboundBoard', { params: { id: hospitalId } }),
+    queryFn: async () => {
+      markBoardRead();
+      const board = await api('inboundBoard', { params: { id: hospitalId } });
+      markBoardData();
+      return board;
+    },
   });
 }
 

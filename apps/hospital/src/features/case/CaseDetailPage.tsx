@@ -6,7 +6,12 @@ import { PriorityBadge, priorityClass } from '../board/PriorityBadge';
 import { useAcknowledge, useInboundCase } from '../board/queries';
 import { useBoardUpdates } from '../board/useBoardUpdates';
 import { useNow } from '../board/useNow';
+import { ChatPanel } from './ChatPanel';
+import { FeedbackPanel } from './FeedbackPanel';
+import { MediaPanel } from './MediaPanel';
+import { useCaseChannel } from './queries';
 import { describeEvent } from './timeline';
+import './case-detail.css';
 
 const RouteMap = lazy(() => import('./RouteMap'));
 
@@ -14,6 +19,7 @@ const RouteMap = lazy(() => import('./RouteMap'));
 export function CaseDetailPage() {
   const { hospitalId = '', caseId = '' } = useParams();
   useBoardUpdates(hospitalId);
+  useCaseChannel(hospitalId, caseId);
   const detail = useInboundCase(hospitalId, caseId);
   const now = useNow();
 
@@ -85,97 +91,107 @@ function CaseDetail({ hospitalId, c, now }: { hospitalId: string; c: BoardCaseDe
           )}
         </div>
       </header>
-      <main className="detail-grid">
-        <section className="panel" aria-labelledby="eta-title">
-          <h2 id="eta-title">Arrival</h2>
-          {c.arrivedAt ? (
-            <p className="big-figure">Arrived {formatClock(c.arrivedAt)}</p>
-          ) : arrival ? (
-            <p className="big-figure">
-              ~{arrival.etaMinutes} min
-              <span className="big-figure-sub">{formatDistance(arrival.distanceKm)} straight line</span>
+      <main className="case-columns">
+        <div className="case-column case-column-facts">
+          <section className="panel" aria-labelledby="eta-title">
+            <h2 id="eta-title">Arrival</h2>
+            {c.arrivedAt ? (
+              <p className="big-figure">Arrived {formatClock(c.arrivedAt)}</p>
+            ) : arrival ? (
+              <p className="big-figure">
+                ~{arrival.etaMinutes} min
+                <span className="big-figure-sub">{formatDistance(arrival.distanceKm)} straight line</span>
+              </p>
+            ) : (
+              <p className="muted">No position reported yet.</p>
+            )}
+            <p className="muted small">
+              Estimate: straight-line distance from the crew’s last position, not a road route.
             </p>
-          ) : (
-            <p className="muted">No position reported yet.</p>
-          )}
-          <p className="muted small">
-            Estimate: straight-line distance from the crew’s last position, not a road route.
-          </p>
-          {c.lastLocation && (
-            <p className="coords">
-              Last position {c.lastLocation.latitude.toFixed(5)}, {c.lastLocation.longitude.toFixed(5)} at{' '}
-              {formatClock(c.lastLocation.recordedAt)} ({formatElapsed(now - Date.parse(c.lastLocation.recordedAt))}{' '}
-              ago)
-            </p>
-          )}
+            {c.lastLocation && (
+              <p className="coords">
+                Last position {c.lastLocation.latitude.toFixed(5)}, {c.lastLocation.longitude.toFixed(5)} at{' '}
+                {formatClock(c.lastLocation.recordedAt)} ({formatElapsed(now - Date.parse(c.lastLocation.recordedAt))}{' '}
+                ago)
+              </p>
+            )}
+          </section>
+
+          <section className="panel" aria-labelledby="findings-title">
+            <h2 id="findings-title">Findings</h2>
+            {c.tags.length === 0 ? (
+              <p className="muted">No findings recorded yet.</p>
+            ) : (
+              <ul className="findings">
+                {c.tags.map((tag) => {
+                  const history = c.tagHistory.find((h) => h.id === tag.id)?.values ?? [];
+                  return (
+                    <li key={tag.id}>
+                      <span className="finding-name">{tag.name}</span>
+                      {tag.fields.map((f) => (
+                        <span key={f.key} className="finding-value">
+                          {f.name && f.name !== tag.name ? `${f.name}: ` : ''}
+                          <strong>{formatFieldValue(f, now)}</strong>
+                        </span>
+                      ))}
+                      {history.length > 1 && (
+                        <ol className="finding-history" aria-label={`${tag.name} history`}>
+                          {history.map((h) => (
+                            <li key={h.updatedAt}>
+                              {formatClock(h.updatedAt)}: {h.fields.map((f) => formatFieldValue(f, now)).join(', ')}
+                            </li>
+                          ))}
+                        </ol>
+                      )}
+                    </li>
+                  );
+                })}
+              </ul>
+            )}
+            <h2>Patient</h2>
+            <dl className="facts">
+              <dt>Age</dt>
+              <dd>{formatAge(c) ?? '—'}</dd>
+              <dt>Gender</dt>
+              <dd>{formatGender(c.gender) ?? '—'}</dd>
+              {c.patientInfo.map((p) => (
+                <FactRow key={p.key} name={p.name} value={p.value} />
+              ))}
+            </dl>
+          </section>
+
           {c.route.length > 0 && (
-            <Suspense fallback={<p role="status">Loading the map…</p>}>
-              <RouteMap route={c.route} hospital={c.hospital.location} />
-            </Suspense>
+            <section className="panel" aria-labelledby="route-title">
+              <h2 id="route-title">Route so far</h2>
+              <Suspense fallback={<p role="status">Loading the map…</p>}>
+                <RouteMap route={c.route} hospital={c.hospital.location} />
+              </Suspense>
+            </section>
           )}
-        </section>
 
-        <section className="panel" aria-labelledby="findings-title">
-          <h2 id="findings-title">Findings</h2>
-          {c.tags.length === 0 ? (
-            <p className="muted">No findings recorded yet.</p>
-          ) : (
-            <ul className="findings">
-              {c.tags.map((tag) => {
-                const history = c.tagHistory.find((h) => h.id === tag.id)?.values ?? [];
-                return (
-                  <li key={tag.id}>
-                    <span className="finding-name">{tag.name}</span>
-                    {tag.fields.map((f) => (
-                      <span key={f.key} className="finding-value">
-                        {f.name && f.name !== tag.name ? `${f.name}: ` : ''}
-                        <strong>{formatFieldValue(f, now)}</strong>
-                      </span>
-                    ))}
-                    {history.length > 1 && (
-                      <ol className="finding-history" aria-label={`${tag.name} history`}>
-                        {history.map((h) => (
-                          <li key={h.updatedAt}>
-                            {formatClock(h.updatedAt)}: {h.fields.map((f) => formatFieldValue(f, now)).join(', ')}
-                          </li>
-                        ))}
-                      </ol>
-                    )}
-                  </li>
-                );
-              })}
-            </ul>
-          )}
-          <h2>Patient</h2>
-          <dl className="facts">
-            <dt>Age</dt>
-            <dd>{formatAge(c) ?? '—'}</dd>
-            <dt>Gender</dt>
-            <dd>{formatGender(c.gender) ?? '—'}</dd>
-            {c.patientInfo.map((p) => (
-              <FactRow key={p.key} name={p.name} value={p.value} />
-            ))}
-          </dl>
-          <h2>Media</h2>
-          <p>
-            {c.mediaCounts.photo} photos · {c.mediaCounts.ekg} EKG · {c.mediaCounts.video} videos ·{' '}
-            {c.mediaCounts.voicememo} voice memos · {c.mediaCounts.id} ID · {c.unreadChat} unread{' '}
-            {c.unreadChat === 1 ? 'message' : 'messages'}
-          </p>
-        </section>
-
-        <section className="panel timeline-panel" aria-labelledby="timeline-title">
-          <h2 id="timeline-title">Timeline</h2>
-          <ol className="timeline">
-            {[...c.timeline].reverse().map((e) => (
-              <li key={e.seq}>
-                <time dateTime={e.at}>{formatClock(e.at)}</time>
-                <span>{describeEvent(e)}</span>
-                <span className="muted small">{e.actorName}</span>
-              </li>
-            ))}
-          </ol>
-        </section>
+          <section className="panel timeline-panel" aria-labelledby="timeline-title">
+            <h2 id="timeline-title">Timeline</h2>
+            <ol className="timeline">
+              {[...c.timeline].reverse().map((e) => (
+                <li key={e.seq}>
+                  <time dateTime={e.at}>{formatClock(e.at)}</time>
+                  <span>{describeEvent(e)}</span>
+                  <span className="muted small">{e.actorName}</span>
+                </li>
+              ))}
+            </ol>
+          </section>
+          <FeedbackPanel hospitalId={hospitalId} caseId={c.id} />
+        </div>
+        <div className="case-column case-column-live">
+          <ChatPanel
+            hospitalId={hospitalId}
+            caseId={c.id}
+            hospitalName={c.hospital.name}
+            closed={c.arrivedAt !== null}
+          />
+          <MediaPanel hospitalId={hospitalId} caseId={c.id} />
+        </div>
       </main>
     </div>
   );

@@ -4,6 +4,7 @@
  */
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import type { RealtimeEvent } from '@inbound/contract';
+import { api } from '../client';
 import { getSession, subscribeSession } from '../session';
 import { createRealtimeClient, type ConnectionState, type RealtimeClient } from './realtimeClient';
 
@@ -15,7 +16,15 @@ function realtimeUrl(): string {
 }
 
 export function getRealtime(): RealtimeClient {
-  client ??= createRealtimeClient({ url: realtimeUrl(), getToken: () => getSession()?.token ?? null });
+  if (!client) {
+    const created = createRealtimeClient({ url: realtimeUrl(), getToken: () => getSession()?.token ?? null });
+    // The server closed the socket for the session (signed out elsewhere, account disabled, token
+    // revoked): ask the API, whose 401 signs this screen out at once instead of at the next call.
+    created.onStateChange(() => {
+      if (created.state() === 'unauthorized' && getSession()) api('me').catch(() => undefined);
+    });
+    client = created;
+  }
   return client;
 }
 

@@ -1,13 +1,24 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
-import { routes, serverMessages } from '@inbound/contract';
+import { PASSWORD_CHANGE_REQUIRED, routes, serverMessages } from '@inbound/contract';
 import { bindRoute, type RouteContext } from '../../http/bind-route.js';
-import { tooManyRequests } from '../../errors.js';
+import { AppError, tooManyRequests } from '../../errors.js';
 import type { AuthService } from './auth.service.js';
+
+/** What an account that still has an administrator's one-time password may call: who am I, sign out, change it. */
+const ALLOWED_BEFORE_PASSWORD_CHANGE = new Set<string>([
+  routes.me.path,
+  routes.signOut.path,
+  routes.changePassword.path,
+]);
 
 /** The hook every authenticated route runs first: no principal, no further work (not even body parsing). */
 export function createAuthenticateHook(auth: AuthService): onRequestAsyncHookHandler {
   return async (request) => {
-    request.principal = await auth.authenticate(request.headers.authorization);
+    const principal = await auth.authenticate(request.headers.authorization);
+    if (principal.mustChangePassword && !ALLOWED_BEFORE_PASSWORD_CHANGE.has(request.routeOptions.url ?? '')) {
+      throw new AppError(403, PASSWORD_CHANGE_REQUIRED.code, PASSWORD_CHANGE_REQUIRED.message);
+    }
+    request.principal = principal;
   };
 }
 

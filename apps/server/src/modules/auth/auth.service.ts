@@ -149,6 +149,15 @@ export function createAuthService({
       principals.delete(principal.sessionId);
     },
 
+    /**
+     * Forgets the cached principals of the user, so this process's next request reads their roles,
+     * memberships and disabled flag again (an administrator changed them). Other processes see the
+     * change within principalCacheMs.
+     */
+    forgetUser(userId: string): void {
+      forgetSessions((entry) => entry.principal.userId === userId);
+    },
+
     async revokeOtherSessions(userId: string, keepSessionId: string): Promise<number> {
       const revoked = await repo.revokeOtherSessions(userId, keepSessionId, clock.now().toISOString());
       forgetSessions((entry, jti) => entry.principal.userId === userId && jti !== keepSessionId);

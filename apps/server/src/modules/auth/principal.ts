@@ -14,6 +14,8 @@ export interface Principal {
   administers: string[];
   teamIds: string[];
   edHospitalIds: string[];
+  /** Signed in with an administrator's one-time password: only /users/me, sign-out and a password change are allowed. */
+  mustChangePassword?: boolean;
 }
 
 export const isOrgAdmin = (principal: Principal): boolean => principal.roles.includes('orgAdmin');

@@ -1,5 +1,5 @@
 /** Broadcast messages and the agencies each was sent to. Queries only. */
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
 import type { BroadcastIdempotencyKeysTable, BroadcastsTable, DB } from '../../db/schema.js';
 
 export type StoredBroadcastKey = Pick<Selectable<BroadcastIdempotencyKeysTable>, 'request_hash' | 'response'>;
@@ -15,14 +15,40 @@ export function createBroadcastsRepository(db: Kysely<DB>) {
       agencyIds: readonly string[],
       key: Insertable<BroadcastIdempotencyKeysTable>,
     ): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        await trx.insertInto('broadcasts').values(row).execute();
-        await trx
-          .insertInto('broadcast_agencies')
-          .values(agencyIds.map((agency_id) => ({ broadcast_id: row.id, agency_id })))
-          .execute();
-        await trx.insertInto('broadcast_idempotency_keys').values(key).execute();
-      });
+      await db.transaction().execute((trx) => writeBroadcast(trx, row, agencyIds, key));
+    },
+
+    /** The same writes inside a transaction someone else runs (a dispatch commits its case with them). */
+    write: writeBroadcast,
+
+    /** One page of what the hospital sent, newest first, starting after `after` (created_at, id). */
+    async sentBy(hospitalId: string, after: { createdAt: string; id: string } | null, limit: number) {
+      let query = db.selectFrom('broadcasts').selectAll().where('hospital_id', '=', hospitalId);
+      if (after) {
+        query = query.where((eb) =>
+          eb.or([
+            eb('created_at', '<', after.createdAt),
+            eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)]),
+          ]),
+        );
+      }
+      const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+      if (rows.length === 0) return [];
+      const recipients = await db
+        .selectFrom('broadcast_agencies')
+        .innerJoin('agencies', 'agencies.id', 'broadcast_agencies.agency_id')
+        .select(['broadcast_agencies.broadcast_id', 'agencies.id', 'agencies.name'])
+        .where(
+          'broadcast_agencies.broadcast_id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .orderBy('agencies.name')
+        .execute();
+      return rows.map((row) => ({
+        ...row,
+        agencies: recipients.filter((r) => r.broadcast_id === row.id).map((r) => ({ id: r.id, name: r.name })),
+      }));
     },
 
     async findKey(userId: string, key: string): Promise<StoredBroadcastKey | null> {
@@ -78,6 +104,20 @@ export function createBroadcastsRepository(db: Kysely<DB>) {
       }));
     },
   };
+}
+
+async function writeBroadcast(
+  trx: Transaction<DB>,
+  row: Insertable<BroadcastsTable>,
+  agencyIds: readonly string[],
+  key: Insertable<BroadcastIdempotencyKeysTable>,
+): Promise<void> {
+  await trx.insertInto('broadcasts').values(row).execute();
+  await trx
+    .insertInto('broadcast_agencies')
+    .values(agencyIds.map((agency_id) => ({ broadcast_id: row.id, agency_id })))
+    .execute();
+  await trx.insertInto('broadcast_idempotency_keys').values(key).execute();
 }
 
 export type BroadcastsRepository = ReturnType<typeof createBroadcastsRepository>;

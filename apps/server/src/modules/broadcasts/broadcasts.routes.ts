@@ -7,6 +7,9 @@ import type { BroadcastsService } from './broadcasts.service.js';
 export function broadcastsRoutes(app: FastifyInstance, ctx: RouteContext, broadcasts: BroadcastsService): void {
   bindRoute(app, ctx, routes.broadcastChannels, ({ principal }) => broadcasts.channels(principal));
   bindRoute(app, ctx, routes.broadcasts, ({ principal }) => broadcasts.list(principal));
+  bindRoute(app, ctx, routes.sentBroadcasts, ({ principal, params, query }) =>
+    broadcasts.sent(principal, params.id, query),
+  );
   bindRoute(app, ctx, routes.broadcastRecipients, ({ principal, params }) =>
     broadcasts.recipients(principal, params.id),
   );

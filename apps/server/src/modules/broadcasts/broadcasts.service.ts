@@ -9,7 +9,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { channelName, serverMessages, type BroadcastMessage, type SendBroadcastBody } from '@inbound/contract';
+import {
+  channelName,
+  HOSPITAL_EVENTS,
+  SENT_BROADCASTS_PAGE_DEFAULT,
+  serverMessages,
+  type BroadcastMessage,
+  type SendBroadcastBody,
+  type SentBroadcastsPage,
+} from '@inbound/contract';
 import type { Clock } from '../../clock.js';
 import { fromFlag, toFlag } from '../../db/json.js';
 import { toJson } from '../../db/json.js';
@@ -31,6 +39,23 @@ export interface BroadcastsServiceDeps {
   publisher: RealtimePublisher;
   hospitals: { hospitalsByIds(ids: readonly string[]): Promise<{ id: string; name: string }[]> };
   agencies: { agencyIdsDeliveringTo(hospitalId: string): Promise<string[]> };
+  users: { displayName(userId: string): Promise<string | null> };
+}
+
+/** The sent list's cursor: the last row's time and id, opaque to clients. */
+const encodeCursor = (row: { created_at: string; id: string }) =>
+  Buffer.from(JSON.stringify([row.created_at, row.id])).toString('base64url');
+
+function decodeCursor(cursor: string): { createdAt: string; id: string } {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && typeof value[0] === 'string' && typeof value[1] === 'string') {
+      return { createdAt: value[0], id: value[1] };
+    }
+  } catch {
+    // reported below
+  }
+  throw badRequest('query.cursor: not a cursor this list gave');
 }
 
 function replay(stored: StoredBroadcastKey, ctx: WriteContext): Answer<BroadcastMessage> {
@@ -40,7 +65,7 @@ function replay(stored: StoredBroadcastKey, ctx: WriteContext): Answer<Broadcast
   return { body: JSON.parse(stored.response) as BroadcastMessage, replayed: true };
 }
 
-export function createBroadcastsService({ repo, clock, publisher, hospitals, agencies }: BroadcastsServiceDeps) {
+export function createBroadcastsService({ repo, clock, publisher, hospitals, agencies, users }: BroadcastsServiceDeps) {
   /** Only those who may send for the hospital learn who its broadcasts can reach. */
   async function requireSender(principal: Principal, hospitalId: string): Promise<{ id: string; name: string }> {
     if (!isOrgAdmin(principal) && !principal.edHospitalIds.includes(hospitalId)) throw forbidden();
@@ -49,7 +74,31 @@ export function createBroadcastsService({ repo, clock, publisher, hospitals, age
     return hospital;
   }
 
+  /**
+   * After the commit: each agency's copy names only that agency, as the list does; the hospital's own
+   * consoles hear that one was sent (their Sent list reads it again).
+   */
+  async function announce(message: BroadcastMessage, hospitalId: string): Promise<void> {
+    for (const agencyId of message.emsAgencies) {
+      await publisher.publish(broadcastChannel(agencyId), {
+        type: 'broadcast.message',
+        data: { ...message, emsAgencies: [agencyId] },
+      });
+    }
+    await publisher.publish(channelName('hospital', hospitalId), {
+      type: HOSPITAL_EVENTS.broadcastSent,
+      data: { broadcastId: message._id },
+    });
+  }
+
+  const senderName = async (principal: Principal) => (await users.displayName(principal.userId)) ?? principal.username;
+
   return {
+    requireSender,
+    announce,
+    senderName,
+    replay,
+
     /** POST /notification/broadcasts: answers the broadcast as sent (all its recipients). */
     async send(principal: Principal, ctx: WriteContext, body: SendBody): Promise<Answer<BroadcastMessage>> {
       // A known key is answered before the checks, as the case writes do: the first request passed them.
@@ -64,6 +113,7 @@ export function createBroadcastsService({ repo, clock, publisher, hospitals, age
       }
       const id = randomUUID();
       const createdAt = clock.now().toISOString();
+      const sentByName = await senderName(principal);
       const message: BroadcastMessage = {
         _id: id,
         timestamp: createdAt,
@@ -84,6 +134,9 @@ export function createBroadcastsService({ repo, clock, publisher, hospitals, age
             case_number: body.caseNumber,
             sender_organization_name: hospital.name,
             created_at: createdAt,
+            hospital_id: body.hospitalId,
+            sent_by: principal.userId,
+            sent_by_name: sentByName,
           },
           recipients,
           {
@@ -101,13 +154,7 @@ export function createBroadcastsService({ repo, clock, publisher, hospitals, age
         if (winner) return replay(winner, ctx);
         throw error;
       }
-      // Each agency's copy names only that agency, as the list does.
-      for (const agencyId of recipients) {
-        await publisher.publish(broadcastChannel(agencyId), {
-          type: 'broadcast.message',
-          data: { ...message, emsAgencies: [agencyId] },
-        });
-      }
+      await announce(message, body.hospitalId);
       return { body: message, replayed: false };
     },
 
@@ -116,6 +163,36 @@ export function createBroadcastsService({ repo, clock, publisher, hospitals, age
       await requireSender(principal, hospitalId);
       const rows = await repo.recipientAgencies(hospitalId);
       return { agencies: rows.map((row) => ({ _id: row.id, name: row.name })) };
+    },
+
+    /** GET /v4/hospitals/{id}/broadcasts: what the hospital sent, newest first, a page at a time. */
+    async sent(
+      principal: Principal,
+      hospitalId: string,
+      query: { cursor?: string | undefined; limit?: number | undefined },
+    ): Promise<SentBroadcastsPage> {
+      await requireSender(principal, hospitalId);
+      const limit = query.limit ?? SENT_BROADCASTS_PAGE_DEFAULT;
+      const after = query.cursor ? decodeCursor(query.cursor) : null;
+      // One row more than the page tells whether another page follows.
+      const rows = await repo.sentBy(hospitalId, after, limit + 1);
+      const page = rows.slice(0, limit);
+      const last = page[page.length - 1];
+      return {
+        data: page.map((row) => ({
+          _id: row.id,
+          timestamp: row.created_at,
+          content: row.content,
+          urgent: fromFlag(row.urgent),
+          type: row.type,
+          caseNumber: row.case_number,
+          senderOrganizationName: row.sender_organization_name,
+          emsAgencies: row.agencies.map((a) => a.id),
+          agencies: row.agencies.map((a) => ({ _id: a.id, name: a.name })),
+          sentByName: row.sent_by_name,
+        })),
+        nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
+      };
     },
 
     channels(principal: Principal): Promise<{ channels: { broadcast: string[] } }> {

@@ -73,7 +73,7 @@ export function casesRoutes(
     ctx,
     routes.caseFeedback,
     async ({ principal, params, body, request, reply }) =>
-      answer(reply, await cases.feedback(principal, writeContext(request), params.id, body)),
+      answer(reply, announced(params.id, await cases.feedback(principal, writeContext(request), params.id, body))),
     { status: 201 },
   );
 }

@@ -642,7 +642,7 @@ export function createCasesService(deps: CasesServiceDeps) {
       ctx: WriteContext,
       caseId: string,
       body: CaseFeedbackBody,
-    ): Promise<Answer<{ id: string }>> {
+    ): Promise<Answer<{ id: string; event?: EventRef }>> {
       return changeCase(
         principal,
         ctx,
@@ -660,7 +660,9 @@ export function createCasesService(deps: CasesServiceDeps) {
               type: body.type,
               created_at: now,
             });
-            return { id: event.id };
+            // `event` is for the announcement (the hospital's console lists feedback live); the wire
+            // answer is `{ id }` (the response schema drops the rest).
+            return { id: event.id, event };
           };
         },
         { allowClosed: true, status: 201 },

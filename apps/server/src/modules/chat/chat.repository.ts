@@ -1,5 +1,5 @@
 /** Chat messages of a case. Queries only. */
-import { sql, type Insertable, type Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { TransactionRunner } from '../../db/group-commit.js';
 import type { ChatMessagesTable, DB } from '../../db/schema.js';
 
@@ -62,6 +62,24 @@ export function createChatRepository(db: Kysely<DB>, transact?: TransactionRunne
           .values({ ...row, seq: next })
           .execute();
       });
+    },
+
+    /**
+     * Stores the message as the case's next one inside a case write that holds the case row's lock
+     * already (a voice memo recorded with its upload): one commit for both.
+     */
+    async insertInCaseWrite(trx: Transaction<DB>, row: Omit<Insertable<ChatMessagesTable>, 'seq'>) {
+      const next = sql<number>`(select coalesce(max(seq), 0) + 1 from chat_messages where case_id = ${row.case_id})`;
+      await trx
+        .insertInto('chat_messages')
+        .values({ ...row, seq: next })
+        .execute();
+      return trx.selectFrom('chat_messages').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+    },
+
+    async agencyName(agencyId: string): Promise<string | null> {
+      const row = await db.selectFrom('agencies').select('name').where('id', '=', agencyId).executeTakeFirst();
+      return row?.name ?? null;
     },
 
     /** Moves the message forward only: a receipt never undoes a later one. Answers whether it changed. */

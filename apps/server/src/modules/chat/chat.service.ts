@@ -10,8 +10,10 @@
  * racing duplicate loses on the unique index.
  */
 import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'kysely';
 import { z } from 'zod';
 import {
+  CHAT_SOURCE,
   channelName,
   PostChatMessageBody,
   serverMessages,
@@ -20,6 +22,7 @@ import {
   type ChatReceipt,
 } from '@inbound/contract';
 import type { Clock } from '../../clock.js';
+import type { CaseRow, DB } from '../../db/schema.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
 import type { Principal } from '../auth/principal.js';
 import { isUniqueViolation } from '../cases/cases.repository.js';
@@ -50,6 +53,32 @@ export interface ChatServiceDeps {
 }
 
 type ParsedBody = z.output<typeof PostChatMessageBody>;
+
+/** A VOICE_MEMO message read ready before the case write that records it with its upload. */
+export interface VoiceMemoDraft {
+  caseId: string;
+  caseNumber: string;
+  row: Omit<ChatMessageRow, 'seq' | 'media_id' | 'created_at'>;
+}
+
+/**
+ * Voice memo as chat (issue 6 item 4), for the media module: the crew's voice memo upload with
+ * `chatLength` also becomes a VOICE_MEMO message, written in the upload's own case write (same
+ * transaction, same Idempotency-Key: a replay records neither again), then published and pushed like
+ * any message.
+ */
+export interface VoiceMemoChat {
+  /** Before the write: who sends it (name, the case's agency), when, its length. */
+  prepare(
+    principal: Principal,
+    caseRow: CaseRow,
+    input: { lengthSeconds: number; idempotencyKey: string; requestHash: string; clientCreatedAt: string | null },
+  ): Promise<VoiceMemoDraft>;
+  /** Inside the case write: the message, pointing at the upload. */
+  insert(trx: Transaction<DB>, draft: VoiceMemoDraft, mediaId: string, now: string): Promise<ChatMessage>;
+  /** After the commit: `chat.message` on the case channel and a Web Push to crews with no open socket. */
+  published(draft: VoiceMemoDraft, message: ChatMessage): Promise<void>;
+}
 
 export function toChatMessage(row: ChatMessageRow): ChatMessage {
   return {
@@ -175,6 +204,48 @@ export function createChatService({ repo, participants, clock, publisher, push, 
       push.chatMessage(caseId, caseRow.case_number, message);
       return { body: message, replayed: false };
     },
+
+    voiceMemos: {
+      async prepare(principal, caseRow, input) {
+        const now = clock.now().toISOString();
+        const at = input.clientCreatedAt ?? now;
+        const [senderName, organization] = await Promise.all([
+          users.displayName(principal.userId),
+          repo.agencyName(caseRow.agency_id),
+        ]);
+        return {
+          caseId: caseRow.id,
+          caseNumber: caseRow.case_number,
+          row: {
+            id: randomUUID(),
+            case_id: caseRow.id,
+            sender_id: principal.userId,
+            sender_name: senderName ?? principal.username,
+            sender_organization: organization ?? '',
+            sender_side: 'crew',
+            source: CHAT_SOURCE,
+            device_id: CHAT_SOURCE,
+            type: 'VOICE_MEMO',
+            content: '',
+            length: input.lengthSeconds,
+            client_timestamp: at,
+            client_created_at: at,
+            delivered_at: null,
+            read_at: null,
+            // The upload's key: unique per sender, as a chat POST's, and never one of theirs.
+            idempotency_key: input.idempotencyKey,
+            request_hash: input.requestHash,
+          },
+        };
+      },
+      async insert(trx, draft, mediaId, now) {
+        return toChatMessage(await repo.insertInCaseWrite(trx, { ...draft.row, media_id: mediaId, created_at: now }));
+      },
+      async published(draft, message) {
+        await publisher.publish(channelName('case', draft.caseId), { type: 'chat.message', data: message });
+        push.chatMessage(draft.caseId, draft.caseNumber, message);
+      },
+    } satisfies VoiceMemoChat,
 
     delivered: (principal: Principal, caseId: string, messageId: string) =>
       receipt(principal, caseId, messageId, (id, at) => repo.markDelivered(id, at)),

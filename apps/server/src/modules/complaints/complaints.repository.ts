@@ -1,8 +1,18 @@
 /** Complaint sets: each version stored whole, as published. Queries only. */
 import type { Kysely } from 'kysely';
+import { prepareQuery } from '../../db/prepared.js';
 import type { DB } from '../../db/schema.js';
 
 export function createComplaintsRepository(db: Kysely<DB>) {
+  // Every complaint-set read lists the set's versions: built and compiled once (db/prepared.ts).
+  const versions = (name: string) =>
+    db
+      .selectFrom('complaint_sets')
+      .select(['id', 'name', 'version'])
+      .where('name', '=', name)
+      .orderBy('version', 'desc');
+  const allVersions = prepareQuery(db, versions, 1);
+  const newestVersion = prepareQuery(db, (name: string) => versions(name).limit(1), 1);
   return {
     /** Versions of a set, newest first; `limit` 1 gives just the current one. */
     findByName(name: string, limit?: number) {
@@ -17,13 +27,9 @@ export function createComplaintsRepository(db: Kysely<DB>) {
 
     /** The versions of a set without their content, newest first (the content is read once per version). */
     versionsByName(name: string, limit?: number) {
-      let query = db
-        .selectFrom('complaint_sets')
-        .select(['id', 'name', 'version'])
-        .where('name', '=', name)
-        .orderBy('version', 'desc');
-      if (limit !== undefined) query = query.limit(limit);
-      return query.execute();
+      if (limit === undefined) return allVersions(name);
+      if (limit === 1) return newestVersion(name);
+      return versions(name).limit(limit).execute();
     },
 
     findById(id: string) {

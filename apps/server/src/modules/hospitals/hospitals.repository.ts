@@ -1,5 +1,6 @@
 /** Hospitals and their statuses. Queries only. */
 import type { Kysely } from 'kysely';
+import { prepareListQuery } from '../../db/prepared.js';
 import type { DB, HospitalRow } from '../../db/schema.js';
 
 export interface StatusRow {
@@ -11,10 +12,21 @@ export interface StatusRow {
 }
 
 export function createHospitalsRepository(db: Kysely<DB>) {
+  // Every team read asks for its hospitals and their statuses: built and compiled once per list length.
+  const hospitalsByIds = prepareListQuery(db, (ids) => db.selectFrom('hospitals').selectAll().where('id', 'in', ids));
+  const activeStatusesOf = prepareListQuery(db, (hospitalIds) =>
+    db
+      .selectFrom('hospital_statuses')
+      .select(['id', 'hospital_id', 'status', 'priority', 'set_at'])
+      .where('hospital_id', 'in', hospitalIds)
+      .where('cleared_at', 'is', null)
+      .orderBy('set_at', 'desc')
+      .orderBy('id'),
+  );
   return {
     async findByIds(ids: readonly string[]): Promise<HospitalRow[]> {
       if (ids.length === 0) return [];
-      return db.selectFrom('hospitals').selectAll().where('id', 'in', ids).execute();
+      return hospitalsByIds(ids);
     },
 
     async insertStatus(row: StatusRow): Promise<void> {
@@ -39,14 +51,7 @@ export function createHospitalsRepository(db: Kysely<DB>) {
     /** Statuses not cleared, critical first, then newest first. */
     async activeStatuses(hospitalIds: readonly string[]): Promise<StatusRow[]> {
       if (hospitalIds.length === 0) return [];
-      const rows = await db
-        .selectFrom('hospital_statuses')
-        .select(['id', 'hospital_id', 'status', 'priority', 'set_at'])
-        .where('hospital_id', 'in', hospitalIds)
-        .where('cleared_at', 'is', null)
-        .orderBy('set_at', 'desc')
-        .orderBy('id')
-        .execute();
+      const rows = await activeStatusesOf(hospitalIds);
       return rows.sort((a, b) => rank(a.priority) - rank(b.priority));
     },
   };

@@ -34,9 +34,17 @@ describe.each(dialects)('media on %s', (dialect) => {
   let workDir: string;
   let stuckProbe: string;
 
-  async function multipartUpload(app: FastifyInstance, caseId: string, type: string, data: Buffer, key: string) {
+  async function multipartUpload(
+    app: FastifyInstance,
+    caseId: string,
+    type: string,
+    data: Buffer,
+    key: string,
+    chatLength?: string,
+  ) {
     const form = new FormData();
     form.append('type', type);
+    if (chatLength !== undefined) form.append('chatLength', chatLength);
     form.append('data', new Blob([data]), 'file');
     const request = new Request('http://localhost/', { method: 'POST', body: form });
     return app.inject({
@@ -115,6 +123,25 @@ describe.each(dialects)('media on %s', (dialect) => {
     const read = Case.parse((await t.get(buildPath(routes.getCase.path, { id: caseId }), medic1)).json());
     expect(read.mediaCounts).toMatchObject({ photo: 1, ekg: 1 });
     expect(read.uploads.map((u) => u.type)).toEqual(['photo', 'ekg']);
+  });
+
+  it('records a voice memo and its VOICE_MEMO chat message in one write, once', async () => {
+    const caseId = await startCase(t.app);
+    const key = randomUUID();
+    const first = await multipartUpload(t.app, caseId, 'voicememo', media.opusWebm, key, '3');
+    expect(first.statusCode, first.body).toBe(201);
+    const answer = MediaUploadResponse.parse(first.json());
+    expect(answer.chatMessage).toMatchObject({ type: 'VOICE_MEMO', mediaId: answer.upload.id, length: 3 });
+    const replay = await multipartUpload(t.app, caseId, 'voicememo', media.opusWebm, key, '3');
+    expect(MediaUploadResponse.parse(replay.json()).chatMessage?._id).toBe(answer.chatMessage?._id);
+    const rows = await t.database.db
+      .selectFrom('chat_messages')
+      .select(['type', 'media_id', 'length', 'seq'])
+      .where('case_id', '=', caseId)
+      .execute();
+    expect(rows.map((row) => ({ ...row, length: Number(row.length), seq: Number(row.seq) }))).toEqual([
+      { type: 'VOICE_MEMO', media_id: answer.upload.id, length: 3, seq: 1 },
+    ]);
   });
 
   it('converts after a restart what the stopped server left processing', async () => {

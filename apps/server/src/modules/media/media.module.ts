@@ -11,6 +11,7 @@ import type { Config } from '../../config.js';
 import type { DB } from '../../db/schema.js';
 import type { RouteContext } from '../../http/bind-route.js';
 import type { CasesService } from '../cases/cases.service.js';
+import type { VoiceMemoChat } from '../chat/chat.service.js';
 import type { PublishCaseChange } from '../realtime/case-publisher.js';
 import { createMediaLinks } from './media-access.js';
 import { createLocalMediaStore, type MediaStore } from './media-store.js';
@@ -31,6 +32,8 @@ export interface MediaModuleDeps {
   log: { warn(details: object, message: string): void };
   /** Another store (a bucket); by default files under `config.dir`. */
   store?: MediaStore;
+  /** The chat's voice-memo writer (a voicememo upload with `chatLength` becomes a VOICE_MEMO message). */
+  voiceMemoChat?: VoiceMemoChat;
 }
 
 const SCRATCH_MAX_AGE_MS = 24 * 3_600_000;
@@ -70,6 +73,7 @@ export function createMediaModule(deps: MediaModuleDeps) {
     concurrency: config.convertJobs,
     log: deps.log,
     ...(deps.publishChange ? { announce: deps.publishChange } : {}),
+    ...(deps.voiceMemoChat ? { voiceMemoChat: deps.voiceMemoChat } : {}),
   });
 
   return {

@@ -6,7 +6,9 @@ import { rm } from 'node:fs/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
+  MEDIA_CHAT_LENGTH_FIELD,
   MEDIA_MAX_BYTES,
+  MediaChatLength,
   MediaFileParams,
   mediaMessages,
   MediaType,
@@ -23,19 +25,36 @@ import { payloadTooLarge, type MediaService } from './media.service.js';
 import { receiveToFile, TooLarge, type HashedFile } from './received-file.js';
 
 /** The upload's request identity: the same key with another file or type is refused (409), not replayed. */
-export const uploadRequestHash = (caseId: string, type: MediaType, sha256: string): string =>
-  requestHash('POST', `/media/twiage-cases/${caseId}/uploads`, { type, sha256 });
+export const uploadRequestHash = (caseId: string, type: MediaType, sha256: string, chatLength?: number): string =>
+  requestHash(
+    'POST',
+    `/media/twiage-cases/${caseId}/uploads`,
+    chatLength === undefined ? { type, sha256 } : { type, sha256, chatLength },
+  );
+
+/** The optional `chatLength` (multipart field or tus metadata): seconds, for a voice memo posted in the chat. */
+export function readChatLength(value: string | undefined, where: string): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const parsed = MediaChatLength.safeParse(value);
+  if (!parsed.success) throw badRequest(`${where}: ${parsed.error.issues[0]?.message ?? 'chatLength is invalid'}`);
+  return parsed.data;
+}
 
 async function receiveMultipart(
   request: FastifyRequest,
   incomingDir: string,
-): Promise<{ type: MediaType; file: HashedFile }> {
+): Promise<{ type: MediaType; file: HashedFile; chatLength: number | undefined }> {
   if (!request.isMultipart()) throw new AppError(415, 'unsupported_media_type', mediaMessages.notMultipart);
   let type: MediaType | null = null;
+  let chatLength: number | undefined;
   let file: HashedFile | null = null;
   try {
     for await (const part of request.parts()) {
       if (part.type === 'field') {
+        if (part.fieldname === MEDIA_CHAT_LENGTH_FIELD) {
+          chatLength = readChatLength(String(part.value), 'body.chatLength');
+          continue;
+        }
         if (part.fieldname !== 'type') continue;
         const parsed = MediaType.safeParse(part.value);
         if (!parsed.success) throw badRequest(`body.type: ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
@@ -60,7 +79,11 @@ async function receiveMultipart(
   }
   if (type === null) throw badRequest(mediaMessages.missingType);
   if (file === null) throw badRequest(mediaMessages.missingFile);
-  return { type, file };
+  if (chatLength !== undefined && type !== 'voicememo') {
+    await rm(file.path, { force: true });
+    throw badRequest(mediaMessages.chatLengthNotVoiceMemo);
+  }
+  return { type, file, chatLength };
 }
 
 function requirePrincipal(request: FastifyRequest): Principal {
@@ -116,9 +139,16 @@ export async function mediaRoutes(
         const base = writeContext(request);
         // Refused before a byte of the file is read: an unknown case, another crew's, a closed one.
         await media.checkCanUpload(principal, params.id);
-        const { type, file } = await receiveMultipart(request, options.incomingDir);
-        const ctxForFile = { ...base, requestHash: uploadRequestHash(params.id, type, file.sha256) };
-        const result = await media.accept(principal, ctxForFile, params.id, type, file);
+        const { type, file, chatLength } = await receiveMultipart(request, options.incomingDir);
+        const ctxForFile = { ...base, requestHash: uploadRequestHash(params.id, type, file.sha256, chatLength) };
+        const result = await media.accept(
+          principal,
+          ctxForFile,
+          params.id,
+          type,
+          file,
+          chatLength === undefined ? {} : { chatLength },
+        );
         if (result.replayed) void reply.header('idempotent-replayed', 'true');
         return result.body;
       } catch (error) {

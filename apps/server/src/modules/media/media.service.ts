@@ -30,6 +30,7 @@ import type { CaseMediaTable } from '../../db/schema.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import type { Principal } from '../auth/principal.js';
 import type { Answer, CasesService, WriteContext } from '../cases/cases.service.js';
+import type { VoiceMemoChat, VoiceMemoDraft } from '../chat/chat.service.js';
 import type { PublishCaseChange } from '../realtime/case-publisher.js';
 import { createJobQueue, type JobQueue } from './conversion-queue.js';
 import { convert, durationMs, probe, unusableInput, type FfmpegPaths } from './ffmpeg.js';
@@ -62,6 +63,8 @@ export interface MediaServiceDeps {
    */
   announce?: PublishCaseChange;
   links: MediaLinks;
+  /** Voice memo as chat: records the VOICE_MEMO message of an upload with `chatLength` in its write. */
+  voiceMemoChat?: VoiceMemoChat;
 }
 
 type MediaRow = CaseMediaTable;
@@ -183,10 +186,15 @@ export function createMediaService(deps: MediaServiceDeps) {
       caseId: string,
       type: MediaType,
       file: ReceivedFile,
-      options: { allowClosed?: boolean } = {},
+      options: { allowClosed?: boolean; chatLength?: number } = {},
     ): Promise<Answer<MediaUploadResponse>> {
       let stored: string | null = null;
+      let draft: VoiceMemoDraft | null = null;
       try {
+        if (options.chatLength !== undefined && type !== 'voicememo')
+          throw badRequest(mediaMessages.chatLengthNotVoiceMemo);
+        if (options.chatLength !== undefined && !deps.voiceMemoChat)
+          throw badRequest('Voice memos cannot be posted in the chat here.');
         if (file.size === 0) throw badRequest(mediaMessages.empty);
         if (file.size > MEDIA_MAX_BYTES[type]) throw payloadTooLarge(type);
         const sniffed = sniff(file.head);
@@ -203,39 +211,53 @@ export function createMediaService(deps: MediaServiceDeps) {
           principal,
           ctx,
           caseId,
-          async () => async (trx, _current, emit, now) => {
-            const event = await emit(type, {
-              uploadId,
-              type,
-              fileName: mediaFileName(type),
-              contentType: sniffed.contentType,
-              size: file.size,
-            });
-            const row: MediaRow = {
-              id: uploadId,
-              case_id: caseId,
-              type,
-              status: ready ? 'ready' : 'processing',
-              event_id: event.id,
-              uploaded_by: principal.userId,
-              original_key: key,
-              original_content_type: sniffed.contentType,
-              original_size: file.size,
-              output_key: ready ? key : null,
-              output_content_type: ready ? sniffed.contentType : null,
-              output_size: ready ? file.size : null,
-              duration_ms: null,
-              failure: null,
-              created_at: now,
-              converted_at: ready ? now : null,
+          async (caseRow) => {
+            const chatLength = options.chatLength;
+            if (chatLength !== undefined && deps.voiceMemoChat) {
+              draft = await deps.voiceMemoChat.prepare(principal, caseRow, {
+                lengthSeconds: chatLength,
+                idempotencyKey: ctx.idempotencyKey,
+                requestHash: ctx.requestHash,
+                clientCreatedAt: ctx.clientCreatedAt,
+              });
+            }
+            return async (trx, _current, emit, now) => {
+              const event = await emit(type, {
+                uploadId,
+                type,
+                fileName: mediaFileName(type),
+                contentType: sniffed.contentType,
+                size: file.size,
+              });
+              const row: MediaRow = {
+                id: uploadId,
+                case_id: caseId,
+                type,
+                status: ready ? 'ready' : 'processing',
+                event_id: event.id,
+                uploaded_by: principal.userId,
+                original_key: key,
+                original_content_type: sniffed.contentType,
+                original_size: file.size,
+                output_key: ready ? key : null,
+                output_content_type: ready ? sniffed.contentType : null,
+                output_size: ready ? file.size : null,
+                duration_ms: null,
+                failure: null,
+                created_at: now,
+                converted_at: ready ? now : null,
+              };
+              await repo.insert(trx, row);
+              const answer: MediaUploadResponse = {
+                upload: toUpload(row),
+                mediaCounts: toCounts(await repo.countsByType(caseId, trx)),
+                event: { ...event, type },
+              };
+              // The chat message in the same transaction: the memo and its message exist together or not at all.
+              if (draft && deps.voiceMemoChat)
+                answer.chatMessage = await deps.voiceMemoChat.insert(trx, draft, uploadId, now);
+              return answer;
             };
-            await repo.insert(trx, row);
-            const answer: MediaUploadResponse = {
-              upload: toUpload(row),
-              mediaCounts: toCounts(await repo.countsByType(caseId, trx)),
-              event: { ...event, type },
-            };
-            return answer;
           },
           { status: 201, ...(options.allowClosed ? { allowClosed: true } : {}) },
         );
@@ -245,6 +267,14 @@ export function createMediaService(deps: MediaServiceDeps) {
           stored = null;
           announce({ caseId, event: result.body.event });
           if (result.body.upload.status === 'processing') queue.enqueue(uploadId);
+          const message = result.body.chatMessage;
+          if (draft && message && deps.voiceMemoChat) {
+            await deps.voiceMemoChat
+              .published(draft, message)
+              .catch((error: unknown) =>
+                log.warn({ uploadId, reason: (error as Error).message }, 'voice memo chat message not published'),
+              );
+          }
         }
         return result;
       } catch (error) {

@@ -9,7 +9,7 @@
  * limit); every later request must come from the same user, else the upload does not exist for them.
  * Partial uploads wait in `dir`; those untouched for a day are deleted at start.
  */
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { FileStore } from '@tus/file-store';
 import { Server, type Upload } from '@tus/server';
@@ -19,6 +19,7 @@ import {
   MEDIA_MAX_BYTES,
   MEDIA_TUS_METADATA,
   MEDIA_TUS_PATH,
+  mediaMessages,
   MediaType,
   serverMessages,
 } from '@inbound/contract';
@@ -26,7 +27,7 @@ import { AppError, badRequest, notFound, unauthorized } from '../../errors.js';
 import type { RouteContext } from '../../http/bind-route.js';
 import type { Principal } from '../auth/principal.js';
 import { payloadTooLarge, type MediaService } from './media.service.js';
-import { uploadRequestHash } from './media.routes.js';
+import { readChatLength, uploadRequestHash } from './media.routes.js';
 import { describeFile } from './received-file.js';
 
 const EXPIRY_MS = 24 * 3_600_000;
@@ -49,6 +50,7 @@ interface UploadMeta {
   caseId: string;
   type: MediaType;
   idempotencyKey: string;
+  chatLength: number | undefined;
 }
 
 function readMeta(metadata: Upload['metadata']): UploadMeta {
@@ -60,7 +62,11 @@ function readMeta(metadata: Upload['metadata']): UploadMeta {
   if (!type.success) throw badRequest(`Upload-Metadata: ${type.error.issues[0]?.message ?? 'type is invalid'}`);
   if (!key) throw badRequest(`Upload-Metadata: ${serverMessages.idempotencyKeyMissing}`);
   if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw badRequest(`Upload-Metadata: ${serverMessages.idempotencyKeyInvalid}`);
-  return { caseId, type: type.data, idempotencyKey: key };
+  const chatLength = readChatLength(meta[MEDIA_TUS_METADATA.chatLength] ?? undefined, 'Upload-Metadata');
+  if (chatLength !== undefined && type.data !== 'voicememo') {
+    throw badRequest(`Upload-Metadata: ${mediaMessages.chatLengthNotVoiceMemo}`);
+  }
+  return { caseId, type: type.data, idempotencyKey: key, chatLength };
 }
 
 export async function tusRoutes(
@@ -69,6 +75,9 @@ export async function tusRoutes(
   media: MediaService,
   options: { dir: string },
 ): Promise<{ cleanExpired(): Promise<number> }> {
+  // FileStore makes its directory in the background; made here first, the start-up sweep of expired
+  // uploads cannot race it on a fresh DATA_DIR.
+  await mkdir(options.dir, { recursive: true });
   const datastore = new FileStore({ directory: options.dir, expirationPeriodInMilliseconds: EXPIRY_MS });
   // The tus server sees only the raw request; the principal our hook found travels beside it.
   const principals = new WeakMap<object, Principal>();
@@ -97,6 +106,7 @@ export async function tusRoutes(
             [MEDIA_TUS_METADATA.caseId]: meta.caseId,
             [MEDIA_TUS_METADATA.type]: meta.type,
             [MEDIA_TUS_METADATA.idempotencyKey]: meta.idempotencyKey,
+            ...(meta.chatLength === undefined ? {} : { [MEDIA_TUS_METADATA.chatLength]: String(meta.chatLength) }),
             [USER_KEY]: principal.userId,
             [CREATED_AT_KEY]: Number.isFinite(createdAt) ? new Date(createdAt).toISOString() : '',
           },
@@ -115,14 +125,14 @@ export async function tusRoutes(
           principal,
           {
             idempotencyKey: meta.idempotencyKey,
-            requestHash: uploadRequestHash(meta.caseId, meta.type, received.sha256),
+            requestHash: uploadRequestHash(meta.caseId, meta.type, received.sha256, meta.chatLength),
             clientCreatedAt: upload.metadata?.[CREATED_AT_KEY] || null,
           },
           meta.caseId,
           meta.type,
           received,
           // Opened while the case was open: the crew may close it while the bytes still travel.
-          { allowClosed: true },
+          { allowClosed: true, ...(meta.chatLength === undefined ? {} : { chatLength: meta.chatLength }) },
         );
         return {
           status_code: 200,

@@ -21,8 +21,16 @@ export const MAX_SUBSCRIPTIONS = 200;
 /** A socket whose unsent output grows past this is too slow to keep up and is dropped. */
 export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
+/** A socket's principal older than this is read again before a new subscription is checked. */
+export const PRINCIPAL_FRESH_MS = 2_000;
+
 export interface ConnectionDeps {
   authenticate(authorization: string): Promise<Principal>;
+  /**
+   * The principal as it is now (roles and memberships read again, no cache), or null when the user is
+   * gone or disabled. Without it, checks use the principal of the auth frame for the socket's lifetime.
+   */
+  reloadPrincipal?(principal: Principal): Promise<Principal | null>;
   authorizers: ChannelAuthorizers;
   streams: ChannelStreams;
   heartbeatMs: number;
@@ -37,6 +45,8 @@ export interface ConnectionDeps {
 
 export class Connection implements Subscriber {
   principal: Principal | null = null;
+  /** When `principal` was read (ms). */
+  private principalAt = 0;
   /** Set by any frame or pong; the heartbeat sweep clears it and closes a socket that stayed silent. */
   alive = true;
   readonly channels = new Set<string>();
@@ -162,6 +172,7 @@ export class Connection implements Subscriber {
     this.authTimer = null;
     try {
       this.principal = await this.deps.authenticate(authorizationHeader(token));
+      this.principalAt = Date.now();
     } catch {
       return this.close(REALTIME_CLOSE.unauthorized, 'not authenticated');
     }
@@ -181,12 +192,14 @@ export class Connection implements Subscriber {
   async reauthorize(channel: string): Promise<void> {
     if (this.authorizing.has(channel)) this.authorizing.set(channel, true);
     const parsed = parseChannelName(channel);
-    const principal = this.principal;
-    if (!parsed || !principal || !this.channels.has(channel)) return;
+    if (!parsed || !this.principal || !this.channels.has(channel)) return;
     this.deps.streams.hold(this, channel);
     let allowed = false;
     let message = 'You no longer have access to this channel.';
     try {
+      // The change may be to the user's own roles or memberships (an administrator's edit): read them again.
+      const principal = await this.freshPrincipal(0);
+      if (!principal) return;
       allowed = await this.deps.authorizers.mayAccess(principal, parsed.kind, parsed.id);
     } catch (error) {
       this.deps.logError(error, 'channel re-authorisation failed');
@@ -201,19 +214,41 @@ export class Connection implements Subscriber {
     this.sendFrame({ type: 'error', channel, message });
   }
 
+  /**
+   * The principal, read again when older than `maxAgeMs` (and `reloadPrincipal` is given). A user now
+   * gone or disabled closes the socket as revoked and answers null.
+   */
+  private async freshPrincipal(maxAgeMs: number): Promise<Principal | null> {
+    const current = this.principal;
+    if (!current || !this.deps.reloadPrincipal || Date.now() - this.principalAt < maxAgeMs) return current;
+    const startedAt = Date.now();
+    const fresh = await this.deps.reloadPrincipal(current);
+    if (!fresh) {
+      this.close(REALTIME_CLOSE.revoked, 'account disabled');
+      return null;
+    }
+    if (startedAt >= this.principalAt) {
+      this.principal = fresh;
+      this.principalAt = startedAt;
+    }
+    return fresh;
+  }
+
   private async subscribe(channel: string, lastSeq: number | undefined): Promise<void> {
     const parsed = parseChannelName(channel);
-    const principal = this.principal;
-    if (!parsed || !principal) return;
+    if (!parsed || !this.principal) return;
     if (!this.channels.has(channel) && this.channels.size >= MAX_SUBSCRIPTIONS) {
       return this.sendFrame({ type: 'error', channel, message: 'Too many subscriptions on one connection.' });
     }
-    let allowed: boolean;
+    let allowed: boolean | undefined;
     this.deps.onAuthorizing(this, channel, true);
     try {
       // Access changed while this check ran (`reauthorize`): its answer may be the old one, so ask again.
       do {
         this.authorizing.set(channel, false);
+        // A repeat (access changed meanwhile) reads the principal again: the change may be to the user.
+        const principal = await this.freshPrincipal(allowed === undefined ? PRINCIPAL_FRESH_MS : 0);
+        if (!principal) return;
         allowed = await this.deps.authorizers.mayAccess(principal, parsed.kind, parsed.id);
       } while (this.authorizing.get(channel));
     } catch (error) {

@@ -35,6 +35,8 @@ export interface RealtimeGatewayDeps {
   repo: RealtimeRepository;
   clock: Clock;
   authenticate(authorization: string): Promise<Principal>;
+  /** Roles and memberships read again (no cache) when a channel is re-authorised; see ConnectionDeps. */
+  reloadPrincipal?(principal: Principal): Promise<Principal | null>;
   authorizers: ChannelAuthorizers;
   settings: RealtimeSettings;
   log: { error(details: object, message: string): void; warn(details: object, message: string): void };
@@ -63,6 +65,7 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps) {
 
   const connectionDeps = {
     authenticate: deps.authenticate,
+    ...(deps.reloadPrincipal ? { reloadPrincipal: deps.reloadPrincipal } : {}),
     authorizers: deps.authorizers,
     streams,
     heartbeatMs: settings.heartbeatMs,

@@ -26,10 +26,11 @@ import {
 } from '@inbound/contract';
 import type { Clock } from '../../clock.js';
 import type { CaseRow, CaseTransfersTable, DB } from '../../db/schema.js';
-import { AppError, badRequest, conflict, forbidden, notFound, tooManyRequests } from '../../errors.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { isOnTeam, type Principal } from '../auth/principal.js';
 import { isUniqueViolation } from '../cases/cases.repository.js';
 import type { RealtimePublisher } from '../realtime/publisher.js';
+import { createGuessLimiter, type GuessLimiter } from './guess-limit.js';
 import {
   acceptsRequests,
   isLive,
@@ -43,14 +44,8 @@ import type { TransferRow, TransfersRepository } from './transfers.repository.js
 /** The role a receiving crew holds on the case's access list between accept and done. */
 export const RECEIVER_ACCESS_ROLE = 'transferee';
 const CODE_DRAWS = 8;
-/**
- * Guessing a live six-digit code is the attack on transfers. A person mistypes a code a few times; a
- * user with this many unknown codes in a minute waits for the minute to pass. Counted per user and per
- * process (not per address: many ambulances share a carrier's address).
- */
-export const CODE_MISSES_PER_MINUTE = 10;
-const CODE_MISS_WINDOW_MS = 60_000;
-const CODE_MISS_TABLE_MAX = 10_000;
+/** Guess limits of codes (guess-limit.ts), shared with dispatched-case numbers. */
+export { CODE_MISSES_PER_MINUTE } from './guess-limit.js';
 const EXPIRY_SWEEP_BATCH = 100;
 
 export interface TransfersServiceDeps {
@@ -66,6 +61,8 @@ export interface TransfersServiceDeps {
   agencies: { agencyForCase(agencyId: string): Promise<{ id: string; truckIds: string[] } | null> };
   push: { transferRequested(transfer: CaseTransfer): void };
   codes?: () => string;
+  /** The limiter of unknown codes; pass the one the dispatch claims use, so both count together. */
+  guesses?: GuessLimiter;
 }
 
 export const randomTransferCode = (): string =>
@@ -125,24 +122,7 @@ export function createTransfersService(deps: TransfersServiceDeps) {
   const { repo, clock, publisher, cases, agencies, push } = deps;
   const drawCode = deps.codes ?? randomTransferCode;
   const now = () => clock.now().toISOString();
-  const codeMisses = new Map<string, { count: number; since: number }>();
-
-  function refuseGuessing(userId: string): void {
-    const entry = codeMisses.get(userId);
-    if (!entry) return;
-    if (clock.now().getTime() - entry.since >= CODE_MISS_WINDOW_MS) codeMisses.delete(userId);
-    else if (entry.count >= CODE_MISSES_PER_MINUTE) throw tooManyRequests();
-  }
-
-  function recordMiss(userId: string): void {
-    const at = clock.now().getTime();
-    if (codeMisses.size >= CODE_MISS_TABLE_MAX) {
-      for (const [id, entry] of codeMisses) if (at - entry.since >= CODE_MISS_WINDOW_MS) codeMisses.delete(id);
-    }
-    const entry = codeMisses.get(userId);
-    if (entry) entry.count += 1;
-    else codeMisses.set(userId, { count: 1, since: at });
-  }
+  const { refuseGuessing, recordMiss } = deps.guesses ?? createGuessLimiter(clock);
 
   /** After a commit that took someone off the case's access list: their `case:` subscription ends. */
   const reauthorizeCase = (caseId: string) => publisher.reauthorize(channelName('case', caseId));

@@ -1,5 +1,6 @@
 /** Users and their memberships (agency member/admin, hospital ED staff). Queries only. */
 import { sql, type Kysely } from 'kysely';
+import { prepareQuery } from '../../db/prepared.js';
 import type { DB, UserRow } from '../../db/schema.js';
 
 export interface Memberships {
@@ -9,6 +10,8 @@ export interface Memberships {
 }
 
 export function createUsersRepository(db: Kysely<DB>) {
+  // /users/me and every principal load read the user by id: built and compiled once (db/prepared.ts).
+  const userById = prepareQuery(db, (id: string) => db.selectFrom('users').selectAll().where('id', '=', id), 1);
   return {
     /** By lower-cased username or e-mail: people type either at the sign-in screen. */
     async findByLogin(loginKey: string): Promise<UserRow | null> {
@@ -23,7 +26,7 @@ export function createUsersRepository(db: Kysely<DB>) {
     },
 
     async findById(id: string): Promise<UserRow | null> {
-      return (await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+      return (await userById(id))[0] ?? null;
     },
 
     /** One round trip: runs on every authenticated request. */
@@ -47,10 +50,11 @@ export function createUsersRepository(db: Kysely<DB>) {
       return { memberOf: ids('member'), administers: ids('admin'), edHospitalIds: ids('ed') };
     },
 
+    /** The user's own new password: also ends a must-change-password state. */
     async updatePasswordHash(userId: string, passwordHash: string, at: string): Promise<void> {
       await db
         .updateTable('users')
-        .set({ password_hash: passwordHash, updated_at: at })
+        .set({ password_hash: passwordHash, must_change_password: 0, updated_at: at })
         .where('id', '=', userId)
         .execute();
     },

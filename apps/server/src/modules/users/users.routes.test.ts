@@ -40,6 +40,37 @@ describe('users routes', () => {
       expect(me.emsAgenciesAdministered).toEqual([{ _id: IDS.agencies.hilltop }]);
     });
 
+    it('sends an ETag (304 when unchanged) and is never stale: an edit is the next answer', async () => {
+      const token = await t.signIn('medic2');
+      const first = await t.get(routes.me.path, token);
+      const etag = first.headers.etag as string;
+      expect(etag).toMatch(/^".+"$/);
+      expect(first.headers['cache-control']).toBe('private, no-cache');
+      expect((await t.get(routes.me.path, token, { 'if-none-match': etag })).statusCode).toBe(304);
+      await t.database.db
+        .updateTable('users')
+        .set({ display_name: 'Sam R. Patel' })
+        .where('id', '=', IDS.users.medic2)
+        .execute();
+      try {
+        const edited = await t.get(routes.me.path, token, { 'if-none-match': etag });
+        expect(edited.statusCode).toBe(200);
+        expect(User.parse(edited.json()).displayName).toBe('Sam R. Patel');
+        expect(edited.headers.etag).not.toBe(etag);
+      } finally {
+        await t.database.db
+          .updateTable('users')
+          .set({ display_name: 'Sam Patel' })
+          .where('id', '=', IDS.users.medic2)
+          .execute();
+      }
+      // Another user's answer is never served from this one's entry.
+      const other = User.parse(
+        (await t.get(routes.me.path, await t.signIn('medic3'), { 'if-none-match': etag })).json(),
+      );
+      expect(other.username).toBe('medic3');
+    });
+
     it('tells ED staff which hospital they staff', async () => {
       const me = User.parse((await t.get(routes.me.path, await t.signIn('ed1'))).json());
       expect(me.hospitalMemberships).toEqual([{ _id: IDS.hospitals.riversideRegional }]);

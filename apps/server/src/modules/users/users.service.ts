@@ -23,7 +23,11 @@ export interface UsersServiceDeps {
     verify(hash: string, password: string): Promise<boolean>;
   };
   /** From the auth module: ends every other token of the user. */
-  sessions: { revokeOtherSessions(userId: string, keepSessionId: string): Promise<number> };
+  sessions: {
+    revokeOtherSessions(userId: string, keepSessionId: string): Promise<number>;
+    /** Drops the user's cached principals (a one-time password was just replaced). */
+    forgetUser?(userId: string): void;
+  };
 }
 
 /** What the auth module needs to sign someone in and to rebuild the principal on each request. */
@@ -56,6 +60,7 @@ export function createUsersService({ repo, clock, passwords, sessions }: UsersSe
         administers: m.administers,
         teamIds: [...new Set([...m.memberOf, ...m.administers])],
         edHospitalIds: m.edHospitalIds,
+        mustChangePassword: fromFlag(row.must_change_password),
       };
     },
 
@@ -88,6 +93,7 @@ export function createUsersService({ repo, clock, passwords, sessions }: UsersSe
       // Whoever else holds a token (a lost phone, the person who learned the old password) is out now;
       // the device that changed the password stays signed in.
       await sessions.revokeOtherSessions(row.id, principal.sessionId);
+      sessions.forgetUser?.(row.id);
       return { message: serverMessages.passwordChanged };
     },
   };
@@ -107,5 +113,6 @@ function toUser(row: UserRow, principal: Principal): User {
     emsAgenciesAdministered: principal.administers.map((_id) => ({ _id })),
     hospitalMemberships: principal.edHospitalIds.map((_id) => ({ _id })),
     roles: principal.roles,
+    mustChangePassword: fromFlag(row.must_change_password),
   };
 }
