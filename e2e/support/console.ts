@@ -18,3 +18,23 @@ export async function consolePage(browser: Browser, viewport = { width: 1280, he
   await expect(page.getByTestId('connection')).toHaveText(/Live/);
   return page;
 }
+
+/** Plays a media element of the page muted (headless autoplay rules) and answers what it reports once it has data. */
+export async function playMedia(page: Page, selector: string) {
+  return page.locator(selector).evaluate(async (element: HTMLMediaElement) => {
+    element.muted = true;
+    await element.play();
+    await new Promise<void>((resolve, reject) => {
+      const deadline = Date.now() + 10_000;
+      const check = () => {
+        if (element.readyState >= 2 && element.currentTime > 0) resolve();
+        else if (element.error) reject(new Error(`media error ${element.error.code}`));
+        else if (Date.now() > deadline) reject(new Error(`readyState ${element.readyState}`));
+        else setTimeout(check, 50);
+      };
+      check();
+    });
+    element.pause();
+    return { readyState: element.readyState, duration: element.duration, currentTime: element.currentTime };
+  });
+}

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { authorizationHeader } from '@inbound/contract';
 import { apiToken } from '../support/cases';
-import { consolePage } from '../support/console';
+import { consolePage, playMedia } from '../support/console';
 import { snap } from '../support/crew';
 import { hospitals, teams, users } from '../support/demo';
 import { SEED } from '../support/realtime';
@@ -116,26 +116,6 @@ const chatBody = (message: string) => {
   };
 };
 
-/** Plays a media element muted and answers what it reports once it has data. */
-async function play(page: Page, selector: string) {
-  return page.locator(selector).evaluate(async (element: HTMLMediaElement) => {
-    element.muted = true;
-    await element.play();
-    await new Promise<void>((resolve, reject) => {
-      const deadline = Date.now() + 10_000;
-      const check = () => {
-        if (element.readyState >= 2 && element.currentTime > 0) resolve();
-        else if (element.error) reject(new Error(`media error ${element.error.code}`));
-        else if (Date.now() > deadline) reject(new Error(`readyState ${element.readyState}`));
-        else setTimeout(check, 50);
-      };
-      check();
-    });
-    element.pause();
-    return { readyState: element.readyState, duration: element.duration, currentTime: element.currentTime };
-  });
-}
-
 test("the case detail plays the crew's media, zooms the EKG, chats both ways and lists feedback", async ({
   browser,
   baseURL,
@@ -199,10 +179,10 @@ test("the case detail plays the crew's media, zooms the EKG, chats both ways and
   await expect(viewer).toBeHidden();
 
   // Video and voice memo play in the page (muted: headless autoplay rules).
-  const video = await play(ed, '.media-panel video');
+  const video = await playMedia(ed, '.media-panel video');
   expect(video.readyState).toBeGreaterThanOrEqual(2);
   expect(video.duration).toBeGreaterThan(3.5);
-  const memo = await play(ed, '.media-panel audio');
+  const memo = await playMedia(ed, '.media-panel audio');
   expect(memo.readyState).toBeGreaterThanOrEqual(2);
   expect(memo.duration).toBeGreaterThan(2.5);
 
