@@ -1,7 +1,8 @@
 /**
  * Issue 5 (first part), crew and ED together: medic1 starts a stroke case to Riverside Regional with a
  * last-known-well time → ed1's live board shows the card within a second, with that value; ed1 opens
- * it and acknowledges → medic1's case screen says "Seen by Riverside Regional Medical Center ED hh:mm".
+ * it and acknowledges → medic1's case screen says "Seen by Riverside Regional Medical Center ED hh:mm";
+ * they chat both ways, the crew app and the console each in their own page.
  * Then five more cases through the API (as other crews would send them) for the screenshots of a full
  * board and of a case detail (e2e/.artifacts/screens/), at 1280×800 and on a large screen.
  */
@@ -148,7 +149,7 @@ async function sendCase(baseURL: string, token: string, seed: SeedCase): Promise
 /** A case's card on the board, by its number (other tests' cases may be on the same board). */
 const cardOf = (page: Page, caseNumber: string) => page.getByTestId('case-card').filter({ hasText: caseNumber });
 
-test('a stroke case reaches the live board within a second, and the acknowledgement reaches the crew', async ({
+test('a stroke case reaches the live board within a second; the acknowledgement reaches the crew; they chat both ways', async ({
   browser,
   baseURL,
 }, testInfo) => {
@@ -203,6 +204,20 @@ test('a stroke case reaches the live board within a second, and the acknowledgem
     new RegExp(`Seen by ${hospitals.riversideRegional} ED \\d\\d:\\d\\d`),
   );
   await snap(crew, testInfo, 'console-crew-seen-by-ed', { fullPage: false });
+
+  // Chat both ways, the crew app and the console each in their own page, live.
+  await crew.getByRole('tab', { name: 'CHAT' }).click();
+  await crew.getByRole('textbox', { name: 'Write a message' }).fill('Left arm drift, glucose 6.4');
+  await crew.keyboard.press('Enter');
+  const edChat = ed.getByRole('region', { name: 'Chat with the crew' });
+  await expect(edChat.getByText('Left arm drift, glucose 6.4')).toBeVisible({ timeout: 5_000 });
+  await edChat.getByRole('textbox', { name: 'Message to the crew' }).fill('Stroke team at the door, CT 1 held');
+  await edChat.getByRole('button', { name: 'Send' }).click();
+  await expect(
+    crew.getByRole('log', { name: 'Chat messages' }).getByText('Stroke team at the door, CT 1 held'),
+  ).toBeVisible({
+    timeout: 5_000,
+  });
 
   // Five more cases from other crews, one message waiting: the board as an ED would see it.
   const medic1Token = await apiToken(baseURL!, users.medic1.username);
