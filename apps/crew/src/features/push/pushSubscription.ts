@@ -69,18 +69,28 @@ export async function unsubscribeTopic(topic: string, token?: string): Promise<v
   }
 }
 
+/** Whether the crew can still be asked for notifications here ('default' permission, push possible). */
+export function canAskForNotifications(): boolean {
+  return supported() && Notification.permission === 'default';
+}
+
 /**
- * Start: asks once for permission (the spec's "Browser permissions: push notifications"), then
- * subscribes 'user-{id}' (transfer requests and messages for the crew member).
+ * Asks for the spec's "Browser permissions: push notifications" — only from a tap (browsers quietly
+ * refuse or bury prompts a page raises on its own) — and, when granted, subscribes 'user-{id}'.
  */
+export async function askForNotifications(userId: string): Promise<NotificationPermission> {
+  if (!supported()) return 'denied';
+  const permission = await Notification.requestPermission();
+  if (permission === 'granted') await subscribeTopic(`user-${userId}`);
+  return permission;
+}
+
+/** Start: subscribes 'user-{id}' (transfer requests and messages for the crew member) when permitted. */
 export function useUserPushTopic(): void {
   const userId = useSession((state) => state.user?.id ?? null);
   useEffect(() => {
-    if (!userId || !supported()) return;
-    void (async () => {
-      if (Notification.permission === 'default') await Notification.requestPermission();
-      await subscribeTopic(`user-${userId}`);
-    })();
+    if (!userId || !supported() || Notification.permission !== 'granted') return;
+    void subscribeTopic(`user-${userId}`);
   }, [userId]);
 }
 

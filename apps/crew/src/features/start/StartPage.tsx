@@ -13,6 +13,7 @@ import { startCase } from '../case/startCase';
 import { prefetchComplaintSet } from '../complaints/queries';
 import { MessageCenterButton } from '../messages/MessageCenterButton';
 import { HospitalStatusList } from '../hospitalStatus/HospitalStatusList';
+import { NotificationsPrompt } from '../push/NotificationsPrompt';
 import { useUserPushTopic } from '../push/pushSubscription';
 import { formatDisplayTime, shiftEndInstant } from '../shift/shiftTime';
 import { EmsLevelDialog } from '../protocol/EmsLevelDialog';
@@ -101,6 +102,7 @@ export function StartPage() {
         {/* Below START CASE: a notice for later must never push the one urgent button off a phone's screen. */}
         <ClosedCasesStatus />
         <StorageWarning />
+        <NotificationsPrompt />
         <SupportContact />
       </div>
       {askingEmsLevel && (
