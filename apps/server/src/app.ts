@@ -358,9 +358,14 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   transferSweep.unref();
 
   const ctx: RouteContext = { authenticate: createAuthenticateHook(auth) };
+  const boardRepo = createBoardRepository(db, caseTransactions);
   const media = createMediaModule({
     db,
     cases,
+    auditHospitalRead: ({ userId, hospitalId, caseId, at }) =>
+      boardRepo.recordReads([
+        { user_id: userId, hospital_id: hospitalId, case_id: caseId, access: 'media', read_at: at.toISOString() },
+      ]),
     clock,
     config: config.media,
     publishChange: publishCaseChange,
@@ -398,7 +403,6 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     }),
   );
   casesRoutes(app, ctx, cases, publishCaseChange);
-  const boardRepo = createBoardRepository(db, caseTransactions);
   boardRoutes(
     app,
     ctx,

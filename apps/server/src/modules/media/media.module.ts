@@ -18,7 +18,7 @@ import { createLocalMediaStore, type MediaStore } from './media-store.js';
 import { createS3MediaStore } from './s3-media-store.js';
 import { createMediaRepository } from './media.repository.js';
 import { mediaRoutes } from './media.routes.js';
-import { createMediaService } from './media.service.js';
+import { createMediaService, type MediaServiceDeps } from './media.service.js';
 import { tusRoutes } from './tus-uploads.js';
 
 export interface MediaModuleDeps {
@@ -34,6 +34,7 @@ export interface MediaModuleDeps {
   store?: MediaStore;
   /** The chat's voice-memo writer (a voicememo upload with `chatLength` becomes a VOICE_MEMO message). */
   voiceMemoChat?: VoiceMemoChat;
+  auditHospitalRead?: MediaServiceDeps['auditHospitalRead'];
 }
 
 const SCRATCH_MAX_AGE_MS = 24 * 3_600_000;
@@ -74,6 +75,7 @@ export function createMediaModule(deps: MediaModuleDeps) {
     log: deps.log,
     ...(deps.publishChange ? { announce: deps.publishChange } : {}),
     ...(deps.voiceMemoChat ? { voiceMemoChat: deps.voiceMemoChat } : {}),
+    ...(deps.auditHospitalRead ? { auditHospitalRead: deps.auditHospitalRead } : {}),
   });
 
   return {

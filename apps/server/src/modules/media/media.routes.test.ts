@@ -293,7 +293,26 @@ describe('media routes', () => {
     // ED staff see a case's media once their hospital is its destination, not before.
     expectClientError(await t.get(url, ed1), 403);
     await patchCase(caseId, { destinationHospital: IDS.hospitals.riversideRegional });
+    const mediaReads = async () =>
+      (
+        await t.database.db
+          .selectFrom('case_read_audit')
+          .select(['user_id', 'hospital_id'])
+          .where('case_id', '=', caseId)
+          .where('access', '=', 'media')
+          .execute()
+      ).map((row) => `${row.user_id} ${row.hospital_id}`);
+    expect((await t.get(url, medic1)).statusCode).toBe(200);
+    expect(await mediaReads(), "the crew's own reads are not hospital reads").toEqual([]);
     expect((await t.get(url, ed1)).statusCode).toBe(200);
+    // HIPAA audit: the ED's file read and the link it makes for <img> are recorded like any case read.
+    const uploadId = MediaUploadResponse.parse(res.json()).upload.id;
+    expect((await t.get(`${uploadsPath(caseId)}/${uploadId}/access`, ed1)).statusCode).toBe(200);
+    const edUser = (await t.get('/v4/users/me', ed1)).json<{ id: string }>().id;
+    expect(await mediaReads()).toEqual([
+      `${edUser} ${IDS.hospitals.riversideRegional}`,
+      `${edUser} ${IDS.hospitals.riversideRegional}`,
+    ]);
     expect((await list(caseId, ed1)).uploads).toHaveLength(1);
     expectClientError(await upload(caseId, 'photo', media.jpeg, { token: ed1 }), 403);
 

@@ -65,6 +65,11 @@ export interface MediaServiceDeps {
   links: MediaLinks;
   /** Voice memo as chat: records the VOICE_MEMO message of an upload with `chatLength` in its write. */
   voiceMemoChat?: VoiceMemoChat;
+  /**
+   * The read audit of hospital staff (HIPAA audit controls): a file opened, or a link to it made, by ED
+   * staff of the case's destination is recorded like any other read of the case.
+   */
+  auditHospitalRead?: (read: { userId: string; hospitalId: string; caseId: string; at: Date }) => Promise<void>;
 }
 
 type MediaRow = CaseMediaTable;
@@ -100,6 +105,12 @@ function toCounts(counts: Map<string, number>): MediaCounts {
 
 export function createMediaService(deps: MediaServiceDeps) {
   const { repo, cases, store, clock, ffmpeg, workDir, log, links } = deps;
+
+  async function auditIfHospital(principal: Principal, row: { id: string; destination_hospital_id: string | null }) {
+    const hospitalId = row.destination_hospital_id;
+    if (!deps.auditHospitalRead || !hospitalId || !principal.edHospitalIds.includes(hospitalId)) return;
+    await deps.auditHospitalRead({ userId: principal.userId, hospitalId, caseId: row.id, at: clock.now() });
+  }
 
   /** The converted file of an upload of the case, once there is one. */
   async function convertedFile(caseId: string, uploadId: string, fileName: string) {
@@ -300,7 +311,7 @@ export function createMediaService(deps: MediaServiceDeps) {
       uploadId: string,
       fileName: string,
     ): Promise<{ key: string; contentType: string; size: number }> {
-      await cases.readable(principal, caseId);
+      await auditIfHospital(principal, await cases.readable(principal, caseId));
       const { key, contentType } = await convertedFile(caseId, uploadId, fileName);
       const size = await store.size(key);
       if (size === null) throw notFound('Media file');
@@ -325,7 +336,8 @@ export function createMediaService(deps: MediaServiceDeps) {
 
     /** A short-lived link to the upload's converted file, for a user allowed to see the case. */
     async access(principal: Principal, caseId: string, uploadId: string): Promise<MediaAccessResponse> {
-      await cases.readable(principal, caseId);
+      // The link is what the browser then loads the file with: making it is the read to record.
+      await auditIfHospital(principal, await cases.readable(principal, caseId));
       const row = await repo.findById(uploadId);
       if (!row || row.case_id !== caseId) throw notFound('Upload');
       const { row: ready } = await convertedFile(caseId, uploadId, mediaFileName(row.type as MediaType));
