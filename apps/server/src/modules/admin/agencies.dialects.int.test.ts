@@ -3,6 +3,7 @@
  * field, no half-written agency, audit rows in the same transaction, and crews seeing the edit in the
  * unchanged GET /v4/emsAgencies/{id} shape (with a new ETag).
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AdminAgenciesResponse,
@@ -305,4 +306,29 @@ describe.each(dialects)('agency administration on %s', (dialect) => {
     const actions = (await auditRows(truck.id)).map((r) => r.action).sort();
     expect(actions).toEqual(['truck.create', 'truck.delete', 'truck.update']);
   });
+
+  // PostgreSQL only: SQLite runs one write at a time, so a case cannot slip in between check and delete.
+  it.skipIf(dialect !== 'postgres')(
+    'a case put on the truck while its removal runs: 409 for the open case, not a 500',
+    async () => {
+      const spare = AdminTruck.parse(
+        (await call('POST', trucksPath(RIVERSIDE), admin, { name: 'Race Spare', isALS: false })).json(),
+      );
+      const { id: caseId, caseNumber } = await startCase(t, medic2, RIVERSIDE, 'truck-riverside-medic-1');
+      const answer = await t.database.db.connection().execute(async (conn) => {
+        await sql`begin`.execute(conn);
+        // Not yet committed: the removal's "used by a case?" check cannot see it and goes on to delete.
+        await conn.updateTable('cases').set({ truck_id: spare.id }).where('id', '=', caseId).execute();
+        const removal = call('DELETE', truckPath(RIVERSIDE, spare.id), admin);
+        await new Promise((resolve) => setTimeout(resolve, 500)); // the delete now waits on the case's lock
+        await sql`commit`.execute(conn);
+        return removal;
+      });
+      const refused = expectClientError(answer, 409);
+      expect(refused.message).toBe(`Race Spare is on open case ${caseNumber}: remove it once that case is closed.`);
+      expect(
+        await t.database.db.selectFrom('trucks').select('retired_at').where('id', '=', spare.id).executeTakeFirst(),
+      ).toEqual({ retired_at: null });
+    },
+  );
 });

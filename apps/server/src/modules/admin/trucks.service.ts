@@ -103,30 +103,52 @@ export function createAdminTrucksService({ db, clock, newId = randomUUID }: Admi
 
     async remove(principal: Principal, agencyId: string, truckId: string): Promise<AdminRemoveTruckResponse> {
       requireOrgAdmin(principal);
-      return db.transaction().execute(async (trx) => {
-        const repo = createAdminTrucksRepository(trx);
-        const truck = toTruck(await requireTruck(repo, agencyId, truckId));
-        const openCase = await repo.openCaseNumber(truckId);
-        if (openCase !== null) {
-          throw conflict(`${truck.name} is on open case ${openCase}: remove it once that case is closed.`);
-        }
-        const used = await repo.usedByAnyCase(truckId);
-        if (used) await repo.retire(truckId, clock.now().toISOString());
-        else await repo.delete(truckId);
-        const outcome = used ? 'retired' : 'deleted';
-        await recordAdminChange(trx, {
-          actor: principal,
-          action: 'truck.delete',
-          entityType: 'truck',
-          entityId: truckId,
-          summary: `Removed truck ${truck.name} (${outcome === 'retired' ? 'retired: past cases name it' : 'deleted'})`,
-          before: { ...truck, agencyId },
-          at: clock.now(),
-        });
-        return { id: truckId, outcome };
-      });
+      try {
+        return await removeTruck(principal, agencyId, truckId, false);
+      } catch (error) {
+        // A crew started a case on the truck between the check and the delete (PostgreSQL, read
+        // committed): the delete failed on the case's reference and rolled back — retire it instead.
+        if (!isForeignKeyViolation(error)) throw error;
+        return removeTruck(principal, agencyId, truckId, true);
+      }
     },
   };
+
+  function removeTruck(
+    principal: Principal,
+    agencyId: string,
+    truckId: string,
+    referenced: boolean,
+  ): Promise<AdminRemoveTruckResponse> {
+    return db.transaction().execute(async (trx) => {
+      const repo = createAdminTrucksRepository(trx);
+      const truck = toTruck(await requireTruck(repo, agencyId, truckId));
+      const openCase = await repo.openCaseNumber(truckId);
+      if (openCase !== null) {
+        throw conflict(`${truck.name} is on open case ${openCase}: remove it once that case is closed.`);
+      }
+      const used = referenced || (await repo.usedByAnyCase(truckId));
+      if (used) await repo.retire(truckId, clock.now().toISOString());
+      else await repo.delete(truckId);
+      const outcome = used ? 'retired' : 'deleted';
+      await recordAdminChange(trx, {
+        actor: principal,
+        action: 'truck.delete',
+        entityType: 'truck',
+        entityId: truckId,
+        summary: `Removed truck ${truck.name} (${outcome === 'retired' ? 'retired: past cases name it' : 'deleted'})`,
+        before: { ...truck, agencyId },
+        at: clock.now(),
+      });
+      return { id: truckId, outcome };
+    });
+  }
+}
+
+/** A write refused by a foreign key (PostgreSQL 23503, SQLite SQLITE_CONSTRAINT_FOREIGNKEY). */
+function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
 
 export type AdminTrucksService = ReturnType<typeof createAdminTrucksService>;
