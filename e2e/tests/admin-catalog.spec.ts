@@ -42,6 +42,9 @@ test('admin edits an ED phone, refuses a bad complaint-set file, imports and exp
   });
   const page = await context.newPage();
   await signInToConsole(page, users.admin.username);
+  // Signed in (an admin who staffs no ED lands on Administration) before the address changes: a
+  // navigation while sign-in is still answering would drop it.
+  await expect(page.getByRole('heading', { level: 1, name: 'Administration' })).toBeVisible({ timeout: 15_000 });
   await page.goto('/hospital/admin/hospitals');
   await expect(page.getByRole('heading', { level: 1, name: 'Administration' })).toBeVisible();
 

@@ -7,6 +7,7 @@ import {
   type AdminAgency,
 } from '@inbound/contract';
 import { FieldError, fieldErrors, invalidProps, type FieldErrors } from './formErrors';
+import { TextField } from '../TextField';
 
 export interface Option {
   id: string;
@@ -112,16 +113,13 @@ export function AgencyForm({ agency, hospitals, complaintSets, saving, saveError
       aria-label={agency ? `Edit ${agency.name}` : 'New agency'}
     >
       <div className="admin-form-grid">
-        <div className="field">
-          <label htmlFor={`${id}-name`}>Name</label>
-          <input
-            id={`${id}-name`}
-            value={draft.name}
-            onChange={(e) => set({ name: e.target.value })}
-            {...invalidProps(errors, 'name', `${id}-name`)}
-          />
-          <FieldError errors={errors} name="name" id={`${id}-name`} />
-        </div>
+        <TextField
+          id={`${id}-name`}
+          label="Name"
+          value={draft.name}
+          error={errors.name}
+          onChange={(value) => set({ name: value })}
+        />
         <div className="field">
           <label htmlFor={`${id}-set`}>Complaint set</label>
           <select
@@ -224,31 +222,25 @@ export function AgencyForm({ agency, hospitals, complaintSets, saving, saveError
         <legend>Monitors</legend>
         {draft.monitors.map((m, i) => (
           <div key={m.id ?? `new-${i}`} className="admin-row">
-            <div className="field">
-              <label htmlFor={`${id}-mon-${i}-name`}>Monitor {i + 1} name</label>
-              <input
-                id={`${id}-mon-${i}-name`}
-                value={m.name}
-                onChange={(e) =>
-                  set({ monitors: draft.monitors.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)) })
-                }
-                {...invalidProps(errors, `monitors.${i}.name`, `${id}-mon-${i}-name`)}
-              />
-              <FieldError errors={errors} name={`monitors.${i}.name`} id={`${id}-mon-${i}-name`} />
-            </div>
-            <div className="field">
-              <label htmlFor={`${id}-mon-${i}-type`}>Type</label>
-              <input
-                id={`${id}-mon-${i}-type`}
-                value={m.type}
-                placeholder="lifepak, zoll…"
-                onChange={(e) =>
-                  set({ monitors: draft.monitors.map((x, j) => (j === i ? { ...x, type: e.target.value } : x)) })
-                }
-                {...invalidProps(errors, `monitors.${i}.type`, `${id}-mon-${i}-type`)}
-              />
-              <FieldError errors={errors} name={`monitors.${i}.type`} id={`${id}-mon-${i}-type`} />
-            </div>
+            <TextField
+              id={`${id}-mon-${i}-name`}
+              label={`Monitor ${i + 1} name`}
+              value={m.name}
+              error={errors[`monitors.${i}.name`]}
+              onChange={(value) =>
+                set({ monitors: draft.monitors.map((x, j) => (j === i ? { ...x, name: value } : x)) })
+              }
+            />
+            <TextField
+              id={`${id}-mon-${i}-type`}
+              label="Type"
+              placeholder="lifepak, zoll…"
+              value={m.type}
+              error={errors[`monitors.${i}.type`]}
+              onChange={(value) =>
+                set({ monitors: draft.monitors.map((x, j) => (j === i ? { ...x, type: value } : x)) })
+              }
+            />
             <button
               type="button"
               className="button button-small"
@@ -272,18 +264,13 @@ export function AgencyForm({ agency, hospitals, complaintSets, saving, saveError
         <legend>EMT levels</legend>
         {draft.emtLevels.map((level, i) => (
           <div key={i} className="admin-row">
-            <div className="field">
-              <label htmlFor={`${id}-emt-${i}`}>Level {i + 1}</label>
-              <input
-                id={`${id}-emt-${i}`}
-                value={level.name}
-                onChange={(e) =>
-                  set({ emtLevels: draft.emtLevels.map((x, j) => (j === i ? { name: e.target.value } : x)) })
-                }
-                {...invalidProps(errors, `emtLevels.${i}.name`, `${id}-emt-${i}`)}
-              />
-              <FieldError errors={errors} name={`emtLevels.${i}.name`} id={`${id}-emt-${i}`} />
-            </div>
+            <TextField
+              id={`${id}-emt-${i}`}
+              label={`Level ${i + 1}`}
+              value={level.name}
+              error={errors[`emtLevels.${i}.name`]}
+              onChange={(value) => set({ emtLevels: draft.emtLevels.map((x, j) => (j === i ? { name: value } : x)) })}
+            />
             <button
               type="button"
               className="button button-small"
@@ -312,16 +299,13 @@ export function AgencyForm({ agency, hospitals, complaintSets, saving, saveError
         {draft.hasForm && (
           <>
             <div className="admin-form-grid">
-              <div className="field">
-                <label htmlFor={`${id}-ftitle`}>Form title</label>
-                <input
-                  id={`${id}-ftitle`}
-                  value={draft.formTitle}
-                  onChange={(e) => set({ formTitle: e.target.value })}
-                  {...invalidProps(errors, 'patientInfoForm.title', `${id}-ftitle`)}
-                />
-                <FieldError errors={errors} name="patientInfoForm.title" id={`${id}-ftitle`} />
-              </div>
+              <TextField
+                id={`${id}-ftitle`}
+                label="Form title"
+                value={draft.formTitle}
+                error={errors['patientInfoForm.title']}
+                onChange={(value) => set({ formTitle: value })}
+              />
               <div className="field">
                 <label htmlFor={`${id}-fsub`}>Subtitle</label>
                 <input
@@ -333,32 +317,26 @@ export function AgencyForm({ agency, hospitals, complaintSets, saving, saveError
             </div>
             {draft.formFields.map((f, i) => (
               <div key={i} className="admin-row">
-                <div className="field">
-                  <label htmlFor={`${id}-ff-${i}-name`}>Field {i + 1} label</label>
-                  <input
-                    id={`${id}-ff-${i}-name`}
-                    value={f.name}
-                    onChange={(e) =>
-                      set({
-                        formFields: draft.formFields.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)),
-                      })
-                    }
-                    {...invalidProps(errors, `patientInfoForm.fields.${i}.name`, `${id}-ff-${i}-name`)}
-                  />
-                  <FieldError errors={errors} name={`patientInfoForm.fields.${i}.name`} id={`${id}-ff-${i}-name`} />
-                </div>
-                <div className="field">
-                  <label htmlFor={`${id}-ff-${i}-key`}>Key</label>
-                  <input
-                    id={`${id}-ff-${i}-key`}
-                    value={f.key}
-                    onChange={(e) =>
-                      set({ formFields: draft.formFields.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)) })
-                    }
-                    {...invalidProps(errors, `patientInfoForm.fields.${i}.key`, `${id}-ff-${i}-key`)}
-                  />
-                  <FieldError errors={errors} name={`patientInfoForm.fields.${i}.key`} id={`${id}-ff-${i}-key`} />
-                </div>
+                <TextField
+                  id={`${id}-ff-${i}-name`}
+                  label={`Field ${i + 1} label`}
+                  value={f.name}
+                  error={errors[`patientInfoForm.fields.${i}.name`]}
+                  onChange={(value) =>
+                    set({
+                      formFields: draft.formFields.map((x, j) => (j === i ? { ...x, name: value } : x)),
+                    })
+                  }
+                />
+                <TextField
+                  id={`${id}-ff-${i}-key`}
+                  label="Key"
+                  value={f.key}
+                  error={errors[`patientInfoForm.fields.${i}.key`]}
+                  onChange={(value) =>
+                    set({ formFields: draft.formFields.map((x, j) => (j === i ? { ...x, key: value } : x)) })
+                  }
+                />
                 <div className="field">
                   <label htmlFor={`${id}-ff-${i}-type`}>Type</label>
                   <select

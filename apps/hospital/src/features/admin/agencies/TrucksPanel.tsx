@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { AdminTruckBody, type AdminTruck } from '@inbound/contract';
-import { FieldError, fieldErrors, invalidProps, type FieldErrors } from './formErrors';
+import { fieldErrors, type FieldErrors } from './formErrors';
+import { TextField } from '../TextField';
 import { useAddTruck, useRemoveTruck, useUpdateTruck } from './queries';
 
 /**
@@ -49,16 +50,13 @@ export function TrucksPanel({ agencyId, trucks }: { agencyId: string; trucks: re
         </table>
       )}
       <form className="admin-inline-form" onSubmit={submit} noValidate aria-label="Add a truck">
-        <div className="field">
-          <label htmlFor={`${id}-name`}>New truck name</label>
-          <input
-            id={`${id}-name`}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            {...invalidProps(errors, 'name', `${id}-name`)}
-          />
-          <FieldError errors={errors} name="name" id={`${id}-name`} />
-        </div>
+        <TextField
+          id={`${id}-name`}
+          label="New truck name"
+          value={name}
+          error={errors.name}
+          onChange={(value) => setName(value)}
+        />
         <label className="check">
           <input type="checkbox" checked={isALS} onChange={(e) => setIsALS(e.target.checked)} />
           ALS (advanced life support)

@@ -5,7 +5,8 @@ import {
   type AdminHospital,
   type HospitalFeatureName,
 } from '@inbound/contract';
-import { FieldError, fieldErrors, invalidProps, type FieldErrors } from '../agencies/formErrors';
+import { fieldErrors, type FieldErrors } from '../agencies/formErrors';
+import { TextField } from '../TextField';
 
 /** What each §3 feature does, in words an administrator can decide on. */
 export const FEATURE_LABELS: Record<HospitalFeatureName, string> = {
@@ -85,16 +86,13 @@ export function HospitalForm({ hospital, saving, saveError, onSave, onCancel }: 
       aria-label={hospital ? `Edit ${hospital.name}` : 'New hospital'}
     >
       <div className="admin-form-grid">
-        <div className="field">
-          <label htmlFor={`${id}-name`}>Name</label>
-          <input
-            id={`${id}-name`}
-            value={draft.name}
-            onChange={(e) => set({ name: e.target.value })}
-            {...invalidProps(errors, 'name', `${id}-name`)}
-          />
-          <FieldError errors={errors} name="name" id={`${id}-name`} />
-        </div>
+        <TextField
+          id={`${id}-name`}
+          label="Name"
+          value={draft.name}
+          error={errors.name}
+          onChange={(value) => set({ name: value })}
+        />
         <div className="admin-check-field">
           <span className="field-label">Platform</span>
           <label className="check">
@@ -108,28 +106,22 @@ export function HospitalForm({ hospital, saving, saveError, onSave, onCancel }: 
         <legend>ED phone numbers</legend>
         {draft.phones.map((p, i) => (
           <div key={i} className="admin-row">
-            <div className="field">
-              <label htmlFor={`${id}-ph-${i}-name`}>Phone {i + 1} name</label>
-              <input
-                id={`${id}-ph-${i}-name`}
-                value={p.name}
-                onChange={(e) => setPhone(i, { name: e.target.value })}
-                {...invalidProps(errors, `edPhoneNumbers.${i}.name`, `${id}-ph-${i}-name`)}
-              />
-              <FieldError errors={errors} name={`edPhoneNumbers.${i}.name`} id={`${id}-ph-${i}-name`} />
-            </div>
-            <div className="field">
-              <label htmlFor={`${id}-ph-${i}-number`}>Phone {i + 1} number</label>
-              <input
-                id={`${id}-ph-${i}-number`}
-                type="tel"
-                value={p.phoneNumber}
-                placeholder="+1-555-0100"
-                onChange={(e) => setPhone(i, { phoneNumber: e.target.value })}
-                {...invalidProps(errors, `edPhoneNumbers.${i}.phoneNumber`, `${id}-ph-${i}-number`)}
-              />
-              <FieldError errors={errors} name={`edPhoneNumbers.${i}.phoneNumber`} id={`${id}-ph-${i}-number`} />
-            </div>
+            <TextField
+              id={`${id}-ph-${i}-name`}
+              label={`Phone ${i + 1} name`}
+              value={p.name}
+              error={errors[`edPhoneNumbers.${i}.name`]}
+              onChange={(value) => setPhone(i, { name: value })}
+            />
+            <TextField
+              id={`${id}-ph-${i}-number`}
+              label={`Phone ${i + 1} number`}
+              type="tel"
+              placeholder="+1-555-0100"
+              value={p.phoneNumber}
+              error={errors[`edPhoneNumbers.${i}.phoneNumber`]}
+              onChange={(value) => setPhone(i, { phoneNumber: value })}
+            />
             <button
               type="button"
               className="button button-small"
@@ -166,30 +158,24 @@ export function HospitalForm({ hospital, saving, saveError, onSave, onCancel }: 
       <fieldset className="admin-fieldset">
         <legend>Location (for distance and ETA)</legend>
         <div className="admin-form-grid">
-          <div className="field">
-            <label htmlFor={`${id}-lat`}>Latitude</label>
-            <input
-              id={`${id}-lat`}
-              inputMode="decimal"
-              value={draft.latitude}
-              placeholder="41.4993"
-              onChange={(e) => set({ latitude: e.target.value })}
-              {...invalidProps(errors, 'location.latitude', `${id}-lat`)}
-            />
-            <FieldError errors={errors} name="location.latitude" id={`${id}-lat`} />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-lon`}>Longitude</label>
-            <input
-              id={`${id}-lon`}
-              inputMode="decimal"
-              value={draft.longitude}
-              placeholder="-81.6944"
-              onChange={(e) => set({ longitude: e.target.value })}
-              {...invalidProps(errors, 'location.longitude', `${id}-lon`)}
-            />
-            <FieldError errors={errors} name="location.longitude" id={`${id}-lon`} />
-          </div>
+          <TextField
+            id={`${id}-lat`}
+            label="Latitude"
+            inputMode="decimal"
+            placeholder="41.4993"
+            value={draft.latitude}
+            error={errors['location.latitude']}
+            onChange={(value) => set({ latitude: value })}
+          />
+          <TextField
+            id={`${id}-lon`}
+            label="Longitude"
+            inputMode="decimal"
+            placeholder="-81.6944"
+            value={draft.longitude}
+            error={errors['location.longitude']}
+            onChange={(value) => set({ longitude: value })}
+          />
         </div>
         <p className="muted small">Leave both empty when the location is unknown.</p>
       </fieldset>

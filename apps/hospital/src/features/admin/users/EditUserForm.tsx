@@ -14,7 +14,7 @@ import {
 import { fieldErrors } from './fieldErrors';
 import { MembershipFields, type Memberships } from './MembershipFields';
 import { useResetPassword, useSetDisabled, useUpdateUser } from './queries';
-import { TextField } from './TextField';
+import { TextField } from '../TextField';
 
 export const ROLE_LABELS: Record<UserRole, string> = {
   crew: 'Crew',

@@ -12,7 +12,7 @@ import {
 import { fieldErrors } from './fieldErrors';
 import { MembershipFields, type Memberships } from './MembershipFields';
 import { useInviteUser } from './queries';
-import { TextField } from './TextField';
+import { TextField } from '../TextField';
 
 const KINDS: { value: UserKind; label: string; hint: string }[] = [
   { value: 'edStaff', label: 'ED staff', hint: "Sees the inbound board of the hospitals' emergency departments." },

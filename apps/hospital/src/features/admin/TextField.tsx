@@ -6,11 +6,24 @@ interface Props {
   hint?: string;
   type?: string;
   autoComplete?: string;
+  placeholder?: string;
+  inputMode?: 'text' | 'numeric' | 'decimal' | 'tel' | 'email';
   onChange: (value: string) => void;
 }
 
-/** A labelled input with its error (announced, tied to the input) and an optional hint. */
-export function TextField({ id, label, value, error, hint, type = 'text', autoComplete = 'off', onChange }: Props) {
+/** The administration forms' labelled input with its error (announced, tied to the input) and an optional hint. */
+export function TextField({
+  id,
+  label,
+  value,
+  error,
+  hint,
+  type = 'text',
+  autoComplete = 'off',
+  placeholder,
+  inputMode,
+  onChange,
+}: Props) {
   const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ');
   return (
     <div className="field">
@@ -21,6 +34,8 @@ export function TextField({ id, label, value, error, hint, type = 'text', autoCo
         type={type}
         value={value}
         autoComplete={autoComplete}
+        placeholder={placeholder}
+        inputMode={inputMode}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy || undefined}
         onChange={(event) => onChange(event.target.value)}
