@@ -7,7 +7,7 @@
  * the crew (and the crew's message reads "read"), and the crew's rating appears. Screenshots of the
  * detail at 1280×800 and 1920×1080 go to e2e/.artifacts/screens/.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
