@@ -127,7 +127,14 @@ export function ChatPanel({ hospitalId, caseId, hospitalName, closed }: ChatPane
     });
   }, [messages, visible, caseId, hospitalId, queryClient]);
 
-  const count = (messages?.length ?? 0) + outgoing.length;
+  // The live channel can bring our own message before the POST answers: show it once, as stored.
+  const pending = outgoing.filter(
+    (o) =>
+      !messages?.some(
+        (m) => fromHospital(m) && m.clientCreatedAt === o.body.clientCreatedAt && m.content === o.body.message,
+      ),
+  );
+  const count = (messages?.length ?? 0) + pending.length;
   // The newest message in view — by scrolling the list only, never the page around it.
   useEffect(() => {
     const element = list.current;
@@ -181,7 +188,7 @@ export function ChatPanel({ hospitalId, caseId, hospitalName, closed }: ChatPane
         {messages?.map((m) => (
           <ChatItem key={m._id} caseId={caseId} message={m} />
         ))}
-        {outgoing.map((o) => (
+        {pending.map((o) => (
           <li key={o.key} className="chat-item chat-mine" data-state={o.status}>
             <p className="chat-text">{o.body.message}</p>
             <p className="chat-meta">

@@ -318,6 +318,28 @@ describe('ChatPanel', () => {
     });
   });
 
+  it('shows our message once when the live channel brings it before the POST answers', async () => {
+    let answer: (value: ChatMessage) => void = () => undefined;
+    api.mockImplementation(async (name) => {
+      if (name === 'inboundCaseChat') return { messages: [] };
+      if (name === 'postChatMessage') return new Promise<ChatMessage>((resolve) => (answer = resolve));
+      throw new Error(`unexpected ${name}`);
+    });
+    renderWith(<ChatPanel hospitalId={H} caseId={C} hospitalName="Riverside Regional" closed={false} />);
+    const input = await screen.findByLabelText('Message to the crew');
+    await userEvent.type(input, 'CT 2 is clear{Enter}');
+    const log = screen.getByRole('log');
+    expect(await within(log).findByText('Sending…')).toBeTruthy();
+    const body = api.mock.calls.find(([n]) => n === 'postChatMessage')?.[1]?.body as { clientCreatedAt: string };
+    const echoed = { ...stored('s1', 'CT 2 is clear'), clientCreatedAt: body.clientCreatedAt };
+    emit({ type: 'chat.message', data: echoed });
+    await waitFor(() => expect(within(log).getAllByText('CT 2 is clear')).toHaveLength(1));
+    expect(within(log).queryByText('Sending…')).toBeNull();
+    act(() => answer(echoed));
+    await waitFor(() => expect(within(log).getByText(/Sent/)).toBeTruthy());
+    expect(within(log).getAllByText('CT 2 is clear')).toHaveLength(1);
+  });
+
   it('shows a refusal with Retry and Discard; Shift+Enter does not send; a closed case has no composer', async () => {
     api.mockImplementation(async (name) => {
       if (name === 'inboundCaseChat') return { messages: [] };
