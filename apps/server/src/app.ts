@@ -91,6 +91,7 @@ import { createGuessLimiter } from './modules/transfers/guess-limit.js';
 import { createDispatchRepository } from './modules/dispatch/dispatch.repository.js';
 import { dispatchRoutes } from './modules/dispatch/dispatch.routes.js';
 import { createDispatchService } from './modules/dispatch/dispatch.service.js';
+import { createProtocolsModule } from './modules/protocols/protocols.module.js';
 
 export type AppConfig = Config & { jwtSecret: string };
 
@@ -436,6 +437,18 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   adminHospitalsRoutes(app, ctx, createAdminHospitalsService({ db, clock }));
   adminComplaintSetsRoutes(app, ctx, createAdminComplaintSetsService({ db, clock }));
   await media.routes(app, ctx);
+  createProtocolsModule({
+    db,
+    clock,
+    config,
+    secret: config.jwtSecret,
+    caseView: (principal, caseId) => cases.get(principal, caseId),
+    complaintSet: async (caseId) => {
+      const row = await caseLookup.findById(caseId);
+      return row ? complaints.setById(row.complaint_set_id) : null;
+    },
+    log: app.log,
+  }).routes(app, ctx);
   inboundCaseRoutes(
     app,
     ctx,

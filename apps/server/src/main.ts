@@ -12,6 +12,8 @@ import { createDatabase, redactUrl } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { hashPassword } from './modules/auth/passwords.js';
 import { demoSignIns, seedDemoData } from './seed/seed.js';
+import { seedDemoProtocols } from './modules/protocols/demo-library.js';
+import { protocolFilesDir } from './modules/protocols/protocols.module.js';
 
 /** Conversions fail without ffmpeg (uploads are still kept): say so at start rather than per upload. */
 function ffmpegLine(ffmpeg: string, jobs: number): string {
@@ -39,6 +41,7 @@ async function main(): Promise<void> {
   const database = createDatabase(config);
   const applied = await migrateToLatest(database.db);
   const seeded = config.seedDemo ? await seedDemoData(database.db, { clock: systemClock, hashPassword }) : null;
+  if (seeded) await seedDemoProtocols(database.db, systemClock, protocolFilesDir(config));
 
   const app = await buildApp(config, { database });
   const address = await app.listen({ port: config.port, host: config.host });

@@ -4,6 +4,7 @@
  * rows into the contract's shapes, so nothing above them sees these storage choices.
  */
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { ProtocolTables } from '../modules/protocols/protocols.schema.js';
 
 export interface UsersTable {
   id: string;
@@ -422,7 +423,7 @@ export interface AdminAuditTable {
   after: string | null;
 }
 
-export interface DB {
+export interface DB extends ProtocolTables {
   users: UsersTable;
   agency_members: AgencyMembersTable;
   hospital_staff: HospitalStaffTable;
