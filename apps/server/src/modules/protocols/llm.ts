@@ -62,7 +62,8 @@ const compact = (text: string) =>
     .replace(/(\d),(\d{3})/g, '$1$2')
     .replace(/(\d)\s+(?=[a-z%µ])/g, '$1');
 
-const NUMBER_WITH_UNIT = /\d+(?:\.\d+)?(?:\s*(?:mg\/kg|mcg\/kg|ml\/kg|j\/kg|mg|mcg|gm|g|ml|meq|j|units?|%|kg))?/gi;
+const NUMBER_WITH_UNIT =
+  /\d+(?:\.\d+)?(?:\s*(?:(?:mg|mcg|gm|g|ml|meq|j|units?|kg)(?:\/(?:kg|ml|dl|min|hr|h)\b)?|%))?/gi;
 
 export type AnswerCheck = { ok: true } | { ok: false; reason: string };
 

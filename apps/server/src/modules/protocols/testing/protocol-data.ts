@@ -44,6 +44,8 @@ export function groundTruthPages(dataDir: string) {
   const laText = path.join(dataDir, LOS_ANGELES, 'text');
   for (const file of readdirSync(laText)) pages.set(file.replace(/\.txt$/, '.pdf'), split(path.join(laText, file)));
   return {
+    /** The page's text, spacing and case normalised ('' for a page that does not exist). */
+    text: (file: string, page: number): string => pages.get(file)?.[page - 1] ?? '',
     /** Whether page `page` (1-based) of `file` prints every one of the phrases (spacing and case aside). */
     holds(file: string, page: number, phrases: string[]): boolean {
       const text = pages.get(file)?.[page - 1];
