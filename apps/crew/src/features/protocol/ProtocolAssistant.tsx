@@ -128,7 +128,7 @@ export function ProtocolAssistant({
                 onClick={() => setShowTags((shown) => !shown)}
                 aria-expanded={showTags}
               >
-                {showTags ? 'Hide tags' : `${context.tags.length} tags`}
+                {showTags ? 'Hide tags' : `${context.tags.length} ${context.tags.length === 1 ? 'tag' : 'tags'}`}
               </button>
               {showTags && (
                 <ul className={styles.contextTags}>
@@ -249,81 +249,83 @@ function ExchangeView({
         ) : (
           <pre className={styles.answerText}>{shownText || '…'}</pre>
         )}
-        {!exchange.streaming && exchange.summarizedResult !== '' && (
-          <>
-            {exchange.pageLinks.length > 0 && (
-              <ol className={styles.links} aria-label="References">
-                {exchange.pageLinks.map((link) => (
-                  <li key={link.ref} value={link.ref}>
-                    <a href={link.url} target="_blank" rel="noopener noreferrer">
-                      {link.documentTitle}
-                      {link.protocolNumber ? ` (${link.protocolNumber})` : ''}, {link.printedPage}
-                    </a>
-                  </li>
-                ))}
-              </ol>
-            )}
-            <div className={styles.tools}>
-              {!hideSummary && (
-                <button
-                  type="button"
-                  className={styles.tool}
-                  aria-expanded={detailsShown}
-                  onClick={() => {
-                    if (!detailsShown) onShowDetails();
-                    setDetailsShown((shown) => !shown);
-                  }}
-                >
-                  {detailsShown ? 'Hide details' : 'Show details'}
-                </button>
+        {!exchange.streaming &&
+          exchange.summarizedResult !== '' &&
+          revealed.length === exchange.summarizedResult.length && (
+            <>
+              {exchange.pageLinks.length > 0 && (
+                <ol className={styles.links} aria-label="References">
+                  {exchange.pageLinks.map((link) => (
+                    <li key={link.ref} value={link.ref}>
+                      <a href={link.url} target="_blank" rel="noopener noreferrer">
+                        {link.documentTitle}
+                        {link.protocolNumber ? ` (${link.protocolNumber})` : ''}, {link.printedPage}
+                      </a>
+                    </li>
+                  ))}
+                </ol>
               )}
-              {speech && (
-                <button type="button" className={styles.tool} onClick={speak} aria-label="Read aloud">
-                  🔊 Read aloud
-                </button>
-              )}
-              {showFeedback && exchange.feedbackType === null && (
-                <>
-                  <button type="button" className={styles.tool} aria-label="Thumbs up" onClick={() => send(true, '')}>
-                    👍
-                  </button>
+              <div className={styles.tools}>
+                {!hideSummary && (
                   <button
                     type="button"
-                    className={`${styles.tool} ${writingDown ? styles.toolActive : ''}`}
-                    aria-label="Thumbs down"
-                    onClick={() => setWritingDown(true)}
+                    className={styles.tool}
+                    aria-expanded={detailsShown}
+                    onClick={() => {
+                      if (!detailsShown) onShowDetails();
+                      setDetailsShown((shown) => !shown);
+                    }}
                   >
-                    👎
+                    {detailsShown ? 'Hide details' : 'Show details'}
                   </button>
-                </>
+                )}
+                {speech && (
+                  <button type="button" className={styles.tool} onClick={speak} aria-label="Read aloud">
+                    Read aloud
+                  </button>
+                )}
+                {showFeedback && exchange.feedbackType === null && (
+                  <>
+                    <button type="button" className={styles.tool} aria-label="Thumbs up" onClick={() => send(true, '')}>
+                      Helpful
+                    </button>
+                    <button
+                      type="button"
+                      className={`${styles.tool} ${writingDown ? styles.toolActive : ''}`}
+                      aria-label="Thumbs down"
+                      onClick={() => setWritingDown(true)}
+                    >
+                      Not helpful
+                    </button>
+                  </>
+                )}
+              </div>
+              {detailsShown && exchange.detailedLoading && <p className={styles.disclaimer}>Loading details…</p>}
+              {exchange.error && <p className={styles.error}>{exchange.error}</p>}
+              {writingDown && exchange.feedbackType === null && (
+                <form
+                  className={styles.feedbackBox}
+                  onSubmit={(event) => {
+                    event.preventDefault();
+                    if (downText.trim() !== '') send(false, downText.trim());
+                  }}
+                >
+                  <textarea
+                    aria-label="What was wrong with this answer?"
+                    placeholder="What was wrong with this answer?"
+                    required
+                    value={downText}
+                    onChange={(event) => setDownText(event.target.value)}
+                  />
+                  <button type="submit" className="button button--primary" disabled={downText.trim() === ''}>
+                    Send feedback
+                  </button>
+                </form>
               )}
-            </div>
-            {detailsShown && exchange.detailedLoading && <p className={styles.disclaimer}>Loading details…</p>}
-            {exchange.error && <p className={styles.error}>{exchange.error}</p>}
-            {writingDown && exchange.feedbackType === null && (
-              <form
-                className={styles.feedbackBox}
-                onSubmit={(event) => {
-                  event.preventDefault();
-                  if (downText.trim() !== '') send(false, downText.trim());
-                }}
-              >
-                <textarea
-                  aria-label="What was wrong with this answer?"
-                  placeholder="What was wrong with this answer?"
-                  required
-                  value={downText}
-                  onChange={(event) => setDownText(event.target.value)}
-                />
-                <button type="submit" className="button button--primary" disabled={downText.trim() === ''}>
-                  Send feedback
-                </button>
-              </form>
-            )}
-            {sendError && <p className={styles.error}>{sendError}</p>}
-            {exchange.feedbackType !== null && <p className={styles.thanks}>Thank you for your feedback.</p>}
-          </>
-        )}
+              {sendError && <p className={styles.error}>{sendError}</p>}
+              {exchange.feedbackType !== null && <p className={styles.thanks}>Thank you for your feedback.</p>}
+            </>
+          )}
       </div>
     </>
   );
@@ -334,7 +336,9 @@ function useReveal(text: string): string {
   const [count, setCount] = useState(0);
   useEffect(() => {
     if (count >= text.length) return;
-    const frame = requestAnimationFrame(() => setCount((shown) => Math.min(text.length, shown + REVEAL_PER_FRAME)));
+    // Character by character, catching up faster when far behind (a long answer arriving at once).
+    const step = Math.max(REVEAL_PER_FRAME, Math.ceil((text.length - count) / 30));
+    const frame = requestAnimationFrame(() => setCount((shown) => Math.min(text.length, shown + step)));
     return () => cancelAnimationFrame(frame);
   }, [count, text]);
   return text.slice(0, count);

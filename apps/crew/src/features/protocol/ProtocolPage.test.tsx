@@ -67,10 +67,11 @@ function backend({ fail = false, failDetails = false } = {}) {
   return calls;
 }
 
-const withFlags = (flags: string[]) => ({
+/** Riverside with the flags on its first hospital only (`everyHospital`: on all of them). */
+const withFlags = (flags: string[], everyHospital = false) => ({
   ...riverside,
   hospitals: riverside.hospitals.map((h, i) =>
-    i === 0
+    i === 0 || everyHospital
       ? { ...h, supportedFeatures: [...h.supportedFeatures, ...flags.map((name) => ({ name, enabled: true }))] }
       : h,
   ),
@@ -148,7 +149,7 @@ describe('/protocol', () => {
     const calls = backend();
     const { user } = renderApp('/protocol', {
       ...signedInSession(),
-      selectedTeam: withFlags(['aiProtocolHideSummary']),
+      selectedTeam: withFlags(['aiProtocolHideSummary'], true),
     });
     await user.type(await screen.findByRole('textbox', { name: 'Question' }), 'Amiodarone dose');
     await user.click(screen.getByRole('button', { name: messages.askQuestion }));

@@ -45,20 +45,27 @@ export function canAsk(question: string, inCase: boolean, pending: boolean): boo
 }
 
 /**
- * The organisation flags (§6 showAiProtocolFeedback, aiProtocolHideSummary) are hospital features:
- * the case's destination decides when there is one, otherwise any hospital of the team.
+ * The organisation flags (§6 showAiProtocolFeedback, aiProtocolHideSummary) are hospital features: the
+ * case's destination decides when there is one. Without one (the standalone page, a case not yet
+ * routed) the crew gets the fuller assistant: feedback when any of the team's hospitals asks for it,
+ * the summary unless every one of them hides it.
  */
-export function organisationFlag(team: Pick<Team, 'hospitals'> | null, destinationId: string | null, flag: string) {
-  const has = (hospital: Hospital) => hospital.supportedFeatures.some((f) => f.name === flag && f.enabled);
+export function protocolFlags(team: Pick<Team, 'hospitals'> | null, destinationId: string | null) {
   const hospitals = team?.hospitals ?? [];
+  const has = (flag: string) => (hospital: Hospital) =>
+    hospital.supportedFeatures.some((feature) => feature.name === flag && feature.enabled);
   const destination = destinationId ? hospitals.find((hospital) => hospital.id === destinationId) : undefined;
-  return destination ? has(destination) : hospitals.some(has);
+  if (destination) {
+    return {
+      showFeedback: has(FEATURE.showAiProtocolFeedback)(destination),
+      hideSummary: has(FEATURE.aiProtocolHideSummary)(destination),
+    };
+  }
+  return {
+    showFeedback: hospitals.some(has(FEATURE.showAiProtocolFeedback)),
+    hideSummary: hospitals.length > 0 && hospitals.every(has(FEATURE.aiProtocolHideSummary)),
+  };
 }
-
-export const protocolFlags = (team: Pick<Team, 'hospitals'> | null, destinationId: string | null) => ({
-  showFeedback: organisationFlag(team, destinationId, FEATURE.showAiProtocolFeedback),
-  hideSummary: organisationFlag(team, destinationId, FEATURE.aiProtocolHideSummary),
-});
 
 /** The key of the case context: when it changes, the conversation starts over (§4). */
 export function caseContextKey(caseData: { id: string; complaint: string | null; tags: { id: string }[] } | null) {

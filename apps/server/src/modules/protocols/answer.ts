@@ -21,7 +21,7 @@ const DETAILED_PASSAGES = 3;
 const DETAILED_LINES = 8;
 /** Lines every page repeats (disclaimers, headers) say nothing about the question. */
 const BOILERPLATE =
-  /DISCLAIMER|PRINTED COPIES|ELECTRONIC COPY|DEPARTMENT OF HEALTH SERVICES|COUNTY OF LOS ANGELES|^REVISED:|^Date:|^Page \d/i;
+  /DISCLAIMER|PRINTED COPIES|ELECTRONIC COPY|DEPARTMENT OF HEALTH SERVICES|COUNTY OF LOS ANGELES|^REVISED:|^Date:|^Page \d|^#{1,6}\s|^Protocol(?: number)?:/i;
 
 export function citationLabel(passage: Passage): string {
   const number = passage.protocolNumber ? ` (${passage.protocolNumber})` : '';
