@@ -184,6 +184,9 @@ describe('protocol questions and feedback', () => {
     expect(JSON.stringify(item)).toContain('Glucagon 1 mg IM');
     expectClientError(await t.get(`${routes.protocolReview.path}?agencyId=${HILLTOP}`, medic2), 403);
     expectClientError(await t.get(`${routes.protocolReview.path}?agencyId=${RIVERSIDE}`, medic1), 403);
+    // The organisation admin reviews every agency.
+    const admin = await t.signIn('admin');
+    expect((await t.get(`${routes.protocolReview.path}?agencyId=${HILLTOP}`, admin)).statusCode).toBe(200);
   });
 
   it('opens a cited document through its signed link only; a new version keeps old citations opening', async () => {

@@ -16,7 +16,7 @@ import type {
 import type { Clock } from '../../clock.js';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { parseJson, toJson } from '../../db/json.js';
-import type { Principal } from '../auth/principal.js';
+import { isOrgAdmin, type Principal } from '../auth/principal.js';
 import { declinedAnswer, extractiveAnswer, type Citation, type ComposedAnswer } from './answer.js';
 import type { CaseContext } from './case-context.js';
 import type { ProtocolLibrary } from './library.js';
@@ -194,9 +194,9 @@ export function createProtocolsService(deps: ProtocolsDeps) {
       return { id };
     },
 
-    /** The agency's questions with answers, citations and feedback: for its administrators only. */
+    /** The agency's questions with answers, citations and feedback: for organisation admins and the agency's own. */
     async review(principal: Principal, agencyId: string): Promise<{ items: ProtocolReviewItem[] }> {
-      if (!principal.administers.includes(agencyId)) throw forbidden();
+      if (!isOrgAdmin(principal) && !principal.administers.includes(agencyId)) throw forbidden();
       const { questions, feedback } = await repo.review(agencyId, REVIEW_LIMIT);
       const latest = new Map(feedback.map((entry) => [entry.question_id, entry]));
       return {
