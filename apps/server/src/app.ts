@@ -447,6 +447,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       const row = await caseLookup.findById(caseId);
       return row ? complaints.setById(row.complaint_set_id) : null;
     },
+    isAgencyMember: async (userId, agencyId) =>
+      (await users.loadPrincipal(userId, 'protocol-link'))?.teamIds.includes(agencyId) ?? false,
     log: app.log,
   }).routes(app, ctx);
   inboundCaseRoutes(

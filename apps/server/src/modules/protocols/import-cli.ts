@@ -3,6 +3,7 @@
  * the folder into the agency's protocol library (migrating the database first). A file already imported
  * with the same bytes is left as it is; a changed one becomes the new version.
  */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../../clock.js';
 import { loadConfig } from '../../config.js';
@@ -13,7 +14,8 @@ import { protocolFilesDir } from './protocols.module.js';
 import { createProtocolsRepository } from './protocols.repository.js';
 
 const { values, positionals } = parseArgs({ options: { agency: { type: 'string' } }, allowPositionals: true });
-const folder = positionals[0];
+// npm runs workspace scripts in the workspace's folder; the folder is meant from where the command was typed.
+const folder = positionals[0] && path.resolve(process.env.INIT_CWD ?? process.cwd(), positionals[0]);
 if (!values.agency || !folder || positionals.length !== 1) {
   console.error('usage: npm run protocols:import -- --agency <agency id> <folder>');
   process.exit(2);

@@ -11,7 +11,7 @@ import type { Principal } from '../auth/principal.js';
 import type { PublishedSet } from '../complaints/complaints.service.js';
 import { describeCase } from './case-context.js';
 import { createProtocolLibrary } from './library.js';
-import { createAgencyMembership, createProtocolsRepository } from './protocols.repository.js';
+import { createProtocolsRepository } from './protocols.repository.js';
 import { protocolsRoutes } from './protocols.routes.js';
 import { createProtocolsService } from './protocols.service.js';
 
@@ -30,6 +30,8 @@ export function createProtocolsModule(deps: {
   /** The case as its crew sees it, and the complaint set it was started with. */
   caseView: (principal: Principal, caseId: string) => Promise<Case>;
   complaintSet: (caseId: string) => Promise<PublishedSet | null>;
+  /** Whether the user (enabled) is on the agency's team: checked when a cited page is opened. */
+  isAgencyMember: (userId: string, agencyId: string) => Promise<boolean>;
   log: { warn: (detail: Record<string, unknown>, message: string) => void };
 }) {
   const repo = createProtocolsRepository(deps.db);
@@ -47,7 +49,7 @@ export function createProtocolsModule(deps: {
       const view = await deps.caseView(principal, caseId);
       return describeCase(view, (await deps.complaintSet(caseId))?.complaints ?? null);
     },
-    isAgencyMember: createAgencyMembership(deps.db),
+    isAgencyMember: deps.isAgencyMember,
     logWarning: (message, detail) => deps.log.warn(detail, message),
   });
   return {

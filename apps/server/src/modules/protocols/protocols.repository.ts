@@ -229,16 +229,3 @@ export function createProtocolsRepository(db: Kysely<DB>) {
 }
 
 export type ProtocolsRepository = ReturnType<typeof createProtocolsRepository>;
-
-/** Membership as the agencies module keeps it (member or admin), read where a signed link is opened. */
-export function createAgencyMembership(db: Kysely<DB>) {
-  return async (userId: string, agencyId: string): Promise<boolean> => {
-    const row = await db
-      .selectFrom('agency_members')
-      .select('user_id')
-      .where('user_id', '=', userId)
-      .where('agency_id', '=', agencyId)
-      .executeTakeFirst();
-    return row !== undefined;
-  };
-}
