@@ -18,6 +18,7 @@ import { registerApiDocs } from './http/api-docs.js';
 import type { RouteContext } from './http/bind-route.js';
 import { registerSecurityHeaders } from './http/security.js';
 import { registerStaticApps } from './http/static-apps.js';
+import { createSharedState } from './shared-state.js';
 import { loggerOptions } from './logger.js';
 import { createAdminAuditService } from './modules/admin/audit.js';
 import { createAdminUsersService } from './modules/admin/admin-users.service.js';
@@ -170,8 +171,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
 
   await registerSecurityHeaders(app, config.publicUrl, config.mapTileUrl);
+  // Rate limits and the upload lock, in Redis when several processes share the work (shared-state.ts).
+  const shared = await createSharedState(
+    config.redisUrl ? { url: config.redisUrl, prefix: config.redisKeyPrefix } : null,
+    (error) => app.log.error({ err: { message: error.message } }, 'Redis (shared state) error'),
+  );
   // Off for all routes; sign-in turns it on for itself (other routes are limited by authentication).
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, shared.rateLimit);
   await registerApiDocs(app, config.brandName);
 
   // ---- modules -------------------------------------------------------------------------------
@@ -372,6 +378,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     secret: config.jwtSecret,
     log: app.log,
     voiceMemoChat: chat.voiceMemos,
+    ...(shared.uploadLocker ? { uploadLocker: shared.uploadLocker } : {}),
   });
   healthRoutes(app, ctx, { database: database.dialect, broker: realtime.brokerKind() });
   consoleSettingsRoutes(app, ctx, { mapTileUrl: config.mapTileUrl });
@@ -460,6 +467,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await media.close();
     await push.drain();
     await realtime.close();
+    await shared.close();
     if (ownsDatabase) await database.close();
   });
   await app.ready();

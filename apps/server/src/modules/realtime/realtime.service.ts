@@ -47,6 +47,7 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps) {
   const { repo, clock, settings, log } = deps;
   let broker: Broker | null = null;
   const connections = new Set<Connection>();
+  let accepting = true;
   /** userId → open authenticated sockets on this process. */
   const users = new Map<string, number>();
   /** channel → sockets whose subscription to it is being authorised (not yet in its stream). */
@@ -210,6 +211,8 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps) {
     brokerKind: () => broker?.kind ?? 'memory',
 
     accept(socket: WebSocket): void {
+      // A socket that opens while this process drains is told to go elsewhere at once.
+      if (!accepting) return socket.close(REALTIME_CLOSE.restart, 'server restarting');
       connections.add(new Connection(socket, connectionDeps));
     },
 
@@ -223,12 +226,20 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps) {
 
     connectionCount: () => connections.size,
 
+    /**
+     * The first step of a drain: every socket closed with "restart", so its client reconnects at once —
+     * to another process — and resumes from its last sequence number. Publishing goes on until close.
+     */
+    disconnectAll(): void {
+      accepting = false;
+      for (const connection of [...connections]) connection.close(REALTIME_CLOSE.restart, 'server restarting');
+    },
+
     async close(): Promise<void> {
       clearInterval(heartbeat);
       clearInterval(revocation);
       clearInterval(pruning);
-      // 1001 "going away": clients reconnect (to another process, or to this one once restarted).
-      for (const connection of [...connections]) connection.close(1001, 'server shutting down');
+      this.disconnectAll();
       streams.close();
       await broker?.close();
     },
