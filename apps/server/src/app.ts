@@ -110,6 +110,8 @@ export interface BuildOptions {
   clock?: Clock;
   /** Where logs go (tests capture them); stdout by default. */
   logStream?: DestinationStream;
+  /** With WORKERS > 1: this worker's number, sent as `Inbound-Worker` so operators see who answered. */
+  worker?: number;
 }
 
 /** How often open case transfers past their lifetime are expired (and both crews told). */
@@ -156,8 +158,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       done(badRequest('The request body is not valid JSON.'), undefined);
     }
   });
+  const worker = options.worker === undefined ? null : String(options.worker);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (worker) reply.header('inbound-worker', worker);
   });
   // The completion line holds only the serialized id, method, path and status (logger.ts), nothing a redact
   // path names, so it skips redaction, which was half of the line's cost; the output is the same as

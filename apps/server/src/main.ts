@@ -85,7 +85,7 @@ function describe(
 /** One process that serves: its own app and database connections. Drains on SIGTERM/SIGINT. */
 async function serve(config: Config & { jwtSecret: string }, prepared: Awaited<ReturnType<typeof prepare>> | null) {
   const database = prepared?.database ?? createDatabase(config);
-  const app = await buildApp(config, { database });
+  const app = await buildApp(config, { database, ...(cluster.worker ? { worker: cluster.worker.id } : {}) });
   const address = await app.listen({ port: config.port, host: config.host });
   if (prepared) console.info(describe(config, address, database, prepared.applied, prepared.seeded));
 
