@@ -127,7 +127,7 @@ async function openLoop(server: BenchServer, scenario: Scenario, rate: number | 
       if (next > now) await new Promise((resolve) => setTimeout(resolve, next - now));
       // Every arrival due by now goes out, stamped with its own scheduled time.
       while (next <= performance.now() && next < end) {
-        send(next, scenario.cases[crewIndex++ % scenario.cases.length]!);
+        void send(next, scenario.cases[crewIndex++ % scenario.cases.length]!);
         next += (-Math.log(1 - Math.random()) / rate) * 1000;
       }
     }
