@@ -18,6 +18,7 @@ import { registerApiDocs } from './http/api-docs.js';
 import type { RouteContext } from './http/bind-route.js';
 import { registerSecurityHeaders } from './http/security.js';
 import { registerStaticApps } from './http/static-apps.js';
+import { createSharedState } from './shared-state.js';
 import { loggerOptions } from './logger.js';
 import { createAdminAuditService } from './modules/admin/audit.js';
 import { createAdminUsersService } from './modules/admin/admin-users.service.js';
@@ -110,6 +111,8 @@ export interface BuildOptions {
   clock?: Clock;
   /** Where logs go (tests capture them); stdout by default. */
   logStream?: DestinationStream;
+  /** With WORKERS > 1: this worker's number, sent as `Inbound-Worker` so operators see who answered. */
+  worker?: number;
 }
 
 /** How often open case transfers past their lifetime are expired (and both crews told). */
@@ -156,8 +159,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       done(badRequest('The request body is not valid JSON.'), undefined);
     }
   });
+  const worker = options.worker === undefined ? null : String(options.worker);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (worker) reply.header('inbound-worker', worker);
   });
   // The completion line holds only the serialized id, method, path and status (logger.ts), nothing a redact
   // path names, so it skips redaction, which was half of the line's cost; the output is the same as
@@ -171,8 +176,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
 
   await registerSecurityHeaders(app, config.publicUrl, config.mapTileUrl);
+  // Rate limits and the upload lock, in Redis when several processes share the work (shared-state.ts).
+  const shared = await createSharedState(
+    config.redisUrl ? { url: config.redisUrl, prefix: config.redisKeyPrefix } : null,
+    (error) => app.log.error({ err: { message: error.message } }, 'Redis (shared state) error'),
+  );
   // Off for all routes; sign-in turns it on for itself (other routes are limited by authentication).
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, shared.rateLimit);
   await registerApiDocs(app, config.brandName);
 
   // ---- modules -------------------------------------------------------------------------------
@@ -373,6 +383,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     secret: config.jwtSecret,
     log: app.log,
     voiceMemoChat: chat.voiceMemos,
+    ...(shared.uploadLocker ? { uploadLocker: shared.uploadLocker } : {}),
   });
   healthRoutes(app, ctx, { database: database.dialect, broker: realtime.brokerKind() });
   consoleSettingsRoutes(app, ctx, { mapTileUrl: config.mapTileUrl });
@@ -475,6 +486,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await media.close();
     await push.drain();
     await realtime.close();
+    await shared.close();
     if (ownsDatabase) await database.close();
   });
   await app.ready();

@@ -423,7 +423,15 @@ export interface AdminAuditTable {
   after: string | null;
 }
 
+/** One row: bumped by triggers on every write to reference data (migration 20261125_0940). */
+export interface ReferenceVersionTable {
+  id: number;
+  /** bigint: PostgreSQL answers it as a string. */
+  version: number | string;
+}
+
 export interface DB extends ProtocolTables {
+  reference_version: ReferenceVersionTable;
   users: UsersTable;
   agency_members: AgencyMembersTable;
   hospital_staff: HospitalStaffTable;

@@ -1,4 +1,4 @@
-/** The protocol assistant's tables (migration 20261125_0900_protocols), in the portable style of db/schema.ts. */
+/** The protocol assistant's tables (migration 20261125_1100_protocols), in the portable style of db/schema.ts. */
 export interface ProtocolDocumentsTable {
   id: string;
   agency_id: string;
