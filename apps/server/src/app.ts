@@ -37,6 +37,7 @@ import { createAgenciesService } from './modules/agencies/agencies.service.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { authRoutes, createAuthenticateHook } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
+import { createSignInThrottle } from './modules/auth/sign-in-throttle.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './modules/auth/passwords.js';
 import { createTokenService } from './modules/auth/tokens.js';
 import { createBoardRepository } from './modules/board/board.repository.js';
@@ -205,10 +206,16 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.decorate('realtime', realtime.publisher);
 
   // Services that call each other do so through closures, resolved at call time.
+  const signInThrottle = createSignInThrottle({
+    repo: createAuthRepository(db),
+    clock,
+    accountLimit: config.signInLimits.perAccount,
+  });
   const users = createUsersService({
     repo: createUsersRepository(db),
     clock,
     passwords,
+    throttle: signInThrottle,
     sessions: {
       revokeOtherSessions: (userId, keep) => auth.revokeOtherSessions(userId, keep),
       forgetUser: (userId) => auth.forgetUser(userId),
@@ -220,7 +227,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     clock,
     users,
     passwords,
-    accountLimit: config.signInLimits.perAccount,
+    throttle: signInThrottle,
     principalCacheMs: config.authCacheMs,
   });
   const hospitals = createHospitalsService({

@@ -163,6 +163,13 @@ export interface SignInThrottleTable {
   account_key: string;
   failures: number;
   window_started_at: string;
+  last_failed_at: string | null;
+}
+
+export interface KnownSignInsTable {
+  user_id: string;
+  address: string;
+  last_signed_in_at: string;
 }
 
 export interface FeedbackTable {
@@ -440,6 +447,7 @@ export interface DB {
   broadcast_idempotency_keys: BroadcastIdempotencyKeysTable;
   sessions: SessionsTable;
   sign_in_throttle: SignInThrottleTable;
+  known_sign_ins: KnownSignInsTable;
   feedback: FeedbackTable;
   cases: CasesTable;
   case_events: CaseEventsTable;

@@ -28,7 +28,7 @@ export function authRoutes(
   auth: AuthService,
   addressLimit: { max: number; windowMs: number },
 ): void {
-  bindRoute(app, ctx, routes.signIn, ({ body }) => auth.signIn(body), {
+  bindRoute(app, ctx, routes.signIn, ({ body, request }) => auth.signIn(body, request.ip), {
     rateLimit: {
       max: addressLimit.max,
       timeWindow: addressLimit.windowMs,

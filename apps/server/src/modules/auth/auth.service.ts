@@ -16,6 +16,7 @@ import type { Clock } from '../../clock.js';
 import { AppError, tooManyRequests, unauthorized } from '../../errors.js';
 import type { AuthRepository } from './auth.repository.js';
 import type { Principal } from './principal.js';
+import type { SignInThrottle } from './sign-in-throttle.js';
 import type { TokenService } from './tokens.js';
 
 export interface AuthServiceDeps {
@@ -32,8 +33,8 @@ export interface AuthServiceDeps {
     verify(hash: string, password: string): Promise<boolean>;
     verifyAgainstDummy(password: string): Promise<void>;
   };
-  /** Failed sign-ins allowed per account in a window before 429. */
-  accountLimit: { max: number; windowMs: number };
+  /** Counts failed sign-ins and says how long the next attempt must wait (sign-in-throttle.ts). */
+  throttle: SignInThrottle;
   /** How long a checked token's principal is reused without reading the database again (0: never). */
   principalCacheMs: number;
 }
@@ -53,11 +54,9 @@ export function createAuthService({
   clock,
   users,
   passwords,
-  accountLimit,
+  throttle,
   principalCacheMs,
 }: AuthServiceDeps) {
-  const windowStart = (now: Date) => new Date(now.getTime() - accountLimit.windowMs).toISOString();
-
   // Every read of the console and the crew app checks its token; the session and membership reads were
   // most of a read's cost. Sign-out and password changes in this process drop entries at once; another
   // process (behind a load balancer) sees a revocation or a disabled user within principalCacheMs.
@@ -76,20 +75,20 @@ export function createAuthService({
   };
 
   return {
-    async signIn(body: SignInBody): Promise<SignInResponse> {
+    /** `address`: the client's address, one half of the account × address throttle. */
+    async signIn(body: SignInBody, address: string): Promise<SignInResponse> {
       const now = clock.now();
-      const accountKey = body.username.trim().toLowerCase();
-      // Counted per typed name, known or not, so the limit itself reveals nothing about who exists.
-      if ((await repo.failuresSince(accountKey, windowStart(now))) >= accountLimit.max) {
-        throw tooManyRequests(serverMessages.tooManySignIns);
-      }
+      const typedName = body.username.trim().toLowerCase();
+      const candidate = await users.findSignInCandidate(typedName);
+      const attempt = { userId: candidate?.id ?? null, typedName, address };
+      const waitMs = await throttle.waitMs(attempt);
+      if (waitMs > 0) throw tooManyRequests(serverMessages.tooManySignIns, Math.ceil(waitMs / 1000));
 
-      const candidate = await users.findSignInCandidate(accountKey);
       const passwordOk = candidate
         ? await passwords.verify(candidate.passwordHash, body.password)
         : (await passwords.verifyAgainstDummy(body.password), false);
       if (!candidate || !passwordOk) {
-        await repo.recordFailure(accountKey, now.toISOString(), windowStart(now));
+        await throttle.failed(attempt);
         throw unauthorized(serverMessages.invalidCredentials);
       }
       // Said only to someone who knows the password: a disabled account is not a secret from its owner.
@@ -102,7 +101,7 @@ export function createAuthService({
         throw new AppError(403, 'forbidden', serverMessages.notHospitalStaff);
       }
 
-      await repo.clearFailures(accountKey);
+      await throttle.succeeded(attempt);
       const issued = await tokens.issue(candidate.id, now);
       await repo.createSession({
         jti: issued.jti,

@@ -9,10 +9,11 @@ import {
 } from '@inbound/contract';
 import { parseJson, fromFlag } from '../../db/json.js';
 import type { UserRow } from '../../db/schema.js';
-import { badRequest, notFound } from '../../errors.js';
+import { badRequest, notFound, tooManyRequests } from '../../errors.js';
 import type { Principal } from '../auth/principal.js';
 import type { Clock } from '../../clock.js';
 import type { UsersRepository } from './users.repository.js';
+import type { SignInThrottle } from '../auth/sign-in-throttle.js';
 import { passwordProblem } from './password-policy.js';
 
 export interface UsersServiceDeps {
@@ -22,6 +23,8 @@ export interface UsersServiceDeps {
     hash(password: string): Promise<string>;
     verify(hash: string, password: string): Promise<boolean>;
   };
+  /** From the auth module: wrong current passwords are counted like wrong sign-in passwords. */
+  throttle: SignInThrottle;
   /** From the auth module: ends every other token of the user. */
   sessions: {
     revokeOtherSessions(userId: string, keepSessionId: string): Promise<number>;
@@ -38,7 +41,7 @@ export interface SignInCandidate {
   roles: UserRole[];
 }
 
-export function createUsersService({ repo, clock, passwords, sessions }: UsersServiceDeps) {
+export function createUsersService({ repo, clock, passwords, throttle, sessions }: UsersServiceDeps) {
   return {
     async findSignInCandidate(login: string): Promise<SignInCandidate | null> {
       const row = await repo.findByLogin(login.trim().toLowerCase());
@@ -70,7 +73,12 @@ export function createUsersService({ repo, clock, passwords, sessions }: UsersSe
       return toUser(row, principal);
     },
 
-    async changePassword(principal: Principal, body: ChangePasswordBody): Promise<{ message: string }> {
+    /** `address`: the client's address, for the same throttle as sign-in. */
+    async changePassword(
+      principal: Principal,
+      body: ChangePasswordBody,
+      address: string,
+    ): Promise<{ message: string }> {
       // The spec's field messages first, in its order (§5).
       if (body.currentPassword === '') throw badRequest(messages.fillCurrentPassword);
       if (body.newPassword === '') throw badRequest(messages.fillNewPassword);
@@ -78,7 +86,12 @@ export function createUsersService({ repo, clock, passwords, sessions }: UsersSe
 
       const row = await repo.findById(principal.userId);
       if (!row) throw notFound('User');
+      // A stolen token must not become a password oracle: the same delays and limits as sign-in.
+      const attempt = { userId: row.id, typedName: row.username.toLowerCase(), address };
+      const waitMs = await throttle.waitMs(attempt);
+      if (waitMs > 0) throw tooManyRequests(serverMessages.tooManySignIns, Math.ceil(waitMs / 1000));
       if (!(await passwords.verify(row.password_hash, body.currentPassword))) {
+        await throttle.failed(attempt);
         throw badRequest(serverMessages.currentPasswordWrong);
       }
       if (body.newPassword !== body.verifyPassword) throw badRequest(serverMessages.passwordsDoNotMatch);
