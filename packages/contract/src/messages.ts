@@ -110,6 +110,8 @@ export const serverMessages = {
   passwordContainsUsername: 'The new password must not contain your username.',
   passwordTooCommon: 'The new password is too common. Choose a less predictable one.',
   passwordUnchanged: 'The new password must differ from the current password.',
+  passwordOnlyWhitespace: 'The new password must not be only spaces.',
+  passwordControlCharacter: 'The new password must not contain control characters.',
   passwordChanged: 'Your password has been changed.',
   feedbackReceived: 'Thank you for your feedback.',
   caseClosed: 'This case is closed; it can no longer be changed.',
