@@ -13,10 +13,11 @@ import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { createDatabase, type Database } from './db/database.js';
 import { createGroupCommit } from './db/group-commit.js';
-import { badRequest, errorHandler, unauthorized } from './errors.js';
+import { errorHandler, unauthorized } from './errors.js';
 import { registerApiDocs } from './http/api-docs.js';
 import type { RouteContext } from './http/bind-route.js';
 import { registerSecurityHeaders } from './http/security.js';
+import { parseJsonBody, refuseUnsafeParameters } from './http/text-safety.js';
 import { registerStaticApps } from './http/static-apps.js';
 import { loggerOptions } from './logger.js';
 import { createAdminAuditService } from './modules/admin/audit.js';
@@ -151,11 +152,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(badRequest('The request body is not valid JSON.'), undefined);
+      done(null, parseJsonBody(text));
+    } catch (error) {
+      done(error as Error, undefined);
     }
   });
+  app.addHook('preValidation', refuseUnsafeParameters);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
