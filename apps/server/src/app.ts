@@ -175,7 +175,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await registerSecurityHeaders(app, config.publicUrl, config.mapTileUrl);
   // Off for all routes; sign-in turns it on for itself (other routes are limited by authentication).
   await app.register(rateLimit, { global: false });
-  await registerApiDocs(app, config.brandName);
+  if (config.apiDocs) await registerApiDocs(app, config.brandName);
 
   // ---- modules -------------------------------------------------------------------------------
   const tokens = createTokenService({ secret: config.jwtSecret, ttlMs: config.tokenTtlMs });

@@ -152,6 +152,9 @@ const EnvSchema = z
     LLM_API_KEY: z.string().min(1).optional(),
     BRAND_NAME: z.string().min(1).max(60).default(BRAND_NAME_DEFAULT),
     SEED_DEMO: booleanFlag('SEED_DEMO').default(false),
+    NODE_ENV: z.string().optional(),
+    // The OpenAPI document and Swagger UI: a map of the attack surface, so off in production unless asked for.
+    API_DOCS: booleanFlag('API_DOCS').optional(),
     LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
     CREW_DIST: z.string().min(1).default(path.join(repoRoot, 'apps/crew/dist')),
     HOSPITAL_DIST: z.string().min(1).default(path.join(repoRoot, 'apps/hospital/dist')),
@@ -214,6 +217,8 @@ export interface Config {
   llm: { baseUrl: string; model: string | null; apiKey: string | null } | null;
   brandName: string;
   seedDemo: boolean;
+  /** Serve /api/docs (API_DOCS; default on except when NODE_ENV=production). */
+  apiDocs: boolean;
   logLevel: (typeof LOG_LEVELS)[number];
   crewDist: string;
   hospitalDist: string;
@@ -282,6 +287,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
         : null,
       brandName: e.BRAND_NAME,
       seedDemo: e.SEED_DEMO,
+      apiDocs: e.API_DOCS ?? e.NODE_ENV !== 'production',
       logLevel: e.LOG_LEVEL,
       crewDist: path.resolve(e.CREW_DIST),
       hospitalDist: path.resolve(e.HOSPITAL_DIST),

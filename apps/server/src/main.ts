@@ -52,7 +52,7 @@ async function main(): Promise<void> {
     `  media      ${config.media.s3 ? `bucket ${config.media.s3.bucket}` : `files in ${config.media.dir}`}; ${ffmpegLine(config.media.ffmpeg, config.media.convertJobs)}`,
     `  crew app   ${existsSync(config.crewDist) ? `${url}/` : `not built (${config.crewDist})`}`,
     `  hospital   ${existsSync(config.hospitalDist) ? `${url}/hospital/` : `not built (${config.hospitalDist})`}`,
-    `  API docs   ${url}/api/docs`,
+    `  API docs   ${config.apiDocs ? `${url}/api/docs` : 'off (API_DOCS=true to serve them)'}`,
     `  auth       tokens last ${config.tokenTtlMs / 60_000} min; sign-in limits ${describeLimit(config.signInLimits.perAddress)} per address, ${describeLimit(config.signInLimits.perAccount)} failures per account`,
   ];
   if (seeded) {
