@@ -131,6 +131,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     // One line per request (on completion, below) instead of Fastify's two: logging was a tenth of a read.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
+    // Slow clients (issue 17 item 6): Node answers 408 and closes once a request takes longer.
+    requestTimeout: config.timeouts.requestMs,
+    http: {
+      headersTimeout: Math.min(config.timeouts.headersMs, config.timeouts.requestMs),
+      // Node checks the two timeouts on this interval (30 s by default): often enough to enforce them.
+      connectionsCheckingInterval: Math.min(1_000, config.timeouts.headersMs),
+    },
     // Fastify accepts a hop count at run time; its types list only boolean and addresses.
     trustProxy: config.trustProxy as boolean | string,
     // The spec's paths mix cases (/v4/emsAgencies) and clients add trailing slashes (/questions/).

@@ -144,6 +144,11 @@ const EnvSchema = z
       .optional(),
     TOKEN_TTL: duration('TOKEN_TTL').default(12 * 3_600_000),
     AUTH_CACHE_TTL: duration('AUTH_CACHE_TTL').default(2_000),
+    // A whole request (headers and body) must arrive within REQUEST_TIMEOUT, its headers within
+    // HEADERS_TIMEOUT: a slow-loris client holds a connection for that long at most. Large media go
+    // over tus in 4 MB chunks, which a 1 Mbit/s link sends in about 35 s.
+    REQUEST_TIMEOUT: duration('REQUEST_TIMEOUT').default(90_000),
+    HEADERS_TIMEOUT: duration('HEADERS_TIMEOUT').default(15_000),
     PUBLIC_URL: url('PUBLIC_URL', ['http:', 'https:']).optional(),
     MAP_TILE_URL: tileUrl('MAP_TILE_URL').optional(),
     ICE_SERVERS: iceServers.default([{ urls: 'stun:stun.l.google.com:19302' }]),
@@ -208,6 +213,8 @@ export interface Config {
   /** Null until resolved: `loadConfig` reads or generates it; tests pass their own. */
   jwtSecret: string | null;
   tokenTtlMs: number;
+  /** Slow-client bounds (REQUEST_TIMEOUT, HEADERS_TIMEOUT). */
+  timeouts: { requestMs: number; headersMs: number };
   /** How long a checked token is trusted without a database read; bounds cross-process revocation lag. */
   authCacheMs: number;
   publicUrl: string | null;
@@ -279,6 +286,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
       jwtSecret: e.JWT_SECRET ?? null,
       tokenTtlMs: e.TOKEN_TTL,
       authCacheMs: e.AUTH_CACHE_TTL,
+      timeouts: { requestMs: e.REQUEST_TIMEOUT, headersMs: e.HEADERS_TIMEOUT },
       publicUrl: e.PUBLIC_URL?.replace(/\/+$/, '') ?? null,
       mapTileUrl: e.MAP_TILE_URL ?? null,
       iceServers: e.ICE_SERVERS,

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { buildApp } from './app.js';
 import { systemClock } from './clock.js';
 import { ConfigError, loadConfig } from './config.js';
+import { PRIVATE_UMASK, securePrivateFiles } from './data-dir.js';
 import { createDatabase, redactUrl } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { hashPassword } from './modules/auth/passwords.js';
@@ -25,6 +26,8 @@ const describeLimit = (limit: { max: number; windowMs: number }) =>
   `${limit.max}/${Math.round(limit.windowMs / 1000)} s`;
 
 async function main(): Promise<void> {
+  // Before anything is written (the generated JWT secret, the database): new files are the server's only.
+  process.umask(PRIVATE_UMASK);
   let config;
   try {
     config = loadConfig();
@@ -36,6 +39,7 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  securePrivateFiles([config.dataDir, ...(config.media.s3 ? [] : [config.media.dir])]);
   const database = createDatabase(config);
   const applied = await migrateToLatest(database.db);
   const seeded = config.seedDemo ? await seedDemoData(database.db, { clock: systemClock, hashPassword }) : null;

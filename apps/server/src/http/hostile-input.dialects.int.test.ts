@@ -141,3 +141,53 @@ describe.each(dialects)('hostile input on %s', (dialect) => {
     expect(errors).toEqual([]);
   });
 });
+
+/** Sends raw HTTP and answers what came back before the server closed (or `waitMs` passed). */
+function rawExchange(port: number, text: string, waitMs: number): Promise<{ answer: string; ms: number }> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    let answer = '';
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
+    const done = () => resolve({ answer, ms: Date.now() - started });
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
+    socket.on('close', done);
+    socket.on('error', done);
+    setTimeout(() => socket.destroy(), waitMs).unref();
+  });
+}
+
+describe('slow and oversized requests (issue 17 item 6)', () => {
+  let t: TestApp;
+  let port: number;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { REQUEST_TIMEOUT: '2s', HEADERS_TIMEOUT: '1s' } });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (t.app.server.address() as AddressInfo).port;
+  });
+  afterAll(() => t.close());
+
+  it('closes a sign-in whose body trickles in past REQUEST_TIMEOUT with 408', async () => {
+    const { answer, ms } = await rawExchange(
+      port,
+      `POST ${routes.signIn.path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"user`,
+      20_000,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(ms).toBeLessThan(10_000);
+  });
+
+  it('refuses a declared 20 GB upload at once, without waiting for its body', async () => {
+    const token = await t.signIn('medic1');
+    const caseId = (await startCase(t, token, IDS.agencies.riverside, RIVERSIDE_TRUCK)).id;
+    const { answer, ms } = await rawExchange(
+      port,
+      `POST ${buildPath(routes.uploadMedia.path, { id: caseId })} HTTP/1.1\r\nHost: x\r\n` +
+        `Authorization: JWT ${token}\r\nIdempotency-Key: big-1\r\n` +
+        `Content-Type: multipart/form-data; boundary=x\r\nContent-Length: 20000000000\r\n\r\n--x\r\n`,
+      20_000,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer).toContain('"code":"payload_too_large"');
+    expect(ms).toBeLessThan(1_500);
+  });
+});
