@@ -388,6 +388,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     secret: config.jwtSecret,
     log: app.log,
     voiceMemoChat: chat.voiceMemos,
+    sessionPrincipal: (userId, sessionId) => auth.sessionPrincipal(userId, sessionId),
   });
   healthRoutes(app, ctx, { database: database.dialect, broker: realtime.brokerKind() });
   consoleSettingsRoutes(app, ctx, { mapTileUrl: config.mapTileUrl });

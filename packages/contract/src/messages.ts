@@ -96,6 +96,7 @@ export type Messages = ReturnType<typeof createMessages>;
 export const serverMessages = {
   invalidCredentials: 'The username or password is incorrect.',
   accountDisabled: 'This account is disabled. Contact your administrator.',
+  oneTimePasswordExpired: 'This one-time password has expired. Ask your administrator for a new one.',
   notHospitalStaff: 'This account is not linked to an emergency department. Use the crew app to sign in.',
   tooManySignIns: 'Too many sign-in attempts. Please wait a few minutes and try again.',
   tooManyRequests: 'Too many requests. Please slow down and try again shortly.',

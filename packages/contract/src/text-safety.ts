@@ -3,7 +3,9 @@
  * path parameter and real-time frame before any schema runs: no C0 control characters except tab, line
  * feed and carriage return (NUL breaks PostgreSQL text, the others break logs and other systems), only
  * well-formed Unicode (a lone surrogate half cannot be stored as UTF-8), and JSON nested at most
- * MAX_JSON_DEPTH deep. Clients may use `findUnsafeText` to refuse such input before sending it.
+ * MAX_JSON_DEPTH deep. A date-time string (`2026-11-25T10:00…`) must also fall in the years
+ * EARLIEST_YEAR–LATEST_YEAR: year 0000 or 9999 is a client bug or an attack, and breaks date arithmetic
+ * downstream. Clients may use `findUnsafeText` to refuse such input before sending it.
  */
 
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -21,9 +23,21 @@ export interface UnsafeText {
   problem: string;
 }
 
+/** The years a date-time sent to us may name. */
+export const EARLIEST_YEAR = 2000;
+export const LATEST_YEAR = 2099;
+const DATE_TIME = /^([+-]?\d{4,6})-\d{2}-\d{2}T\d{2}:\d{2}/;
+
 function textProblem(text: string): string | null {
   if (FORBIDDEN_CONTROL_CHARACTER.test(text)) return 'control characters are not allowed';
   if (LONE_SURROGATE.test(text)) return 'is not well-formed Unicode';
+  const dateTime = DATE_TIME.exec(text);
+  if (dateTime) {
+    const year = Number(dateTime[1]);
+    if (year < EARLIEST_YEAR || year > LATEST_YEAR) {
+      return `must be a time in the years ${EARLIEST_YEAR} to ${LATEST_YEAR}`;
+    }
+  }
   return null;
 }
 

@@ -23,6 +23,8 @@ export interface UsersTable {
   updated_at: string;
   /** 1: signed in with an admin's one-time password, which must be changed before anything else. */
   must_change_password: Generated<number>;
+  /** When the one-time password (must_change_password = 1) stops working; null otherwise. */
+  one_time_password_expires_at?: string | null;
 }
 
 export interface AgencyMembersTable {

@@ -24,9 +24,13 @@ export interface AuthServiceDeps {
   tokens: TokenService;
   clock: Clock;
   users: {
-    findSignInCandidate(
-      login: string,
-    ): Promise<{ id: string; passwordHash: string; disabled: boolean; roles: UserRole[] } | null>;
+    findSignInCandidate(login: string): Promise<{
+      id: string;
+      passwordHash: string;
+      disabled: boolean;
+      roles: UserRole[];
+      oneTimePasswordExpiresAt: string | null;
+    } | null>;
     loadPrincipal(userId: string, sessionId: string): Promise<Principal | null>;
   };
   passwords: {
@@ -93,6 +97,10 @@ export function createAuthService({
       }
       // Said only to someone who knows the password: a disabled account is not a secret from its owner.
       if (candidate.disabled) throw new AppError(403, 'forbidden', serverMessages.accountDisabled);
+      // An invitation or reset left unused for 72 h: the administrator issues a new one.
+      if (candidate.oneTimePasswordExpiresAt !== null && candidate.oneTimePasswordExpiresAt <= now.toISOString()) {
+        throw unauthorized(serverMessages.oneTimePasswordExpired);
+      }
       // The console shows patient data of a whole ED: only its staff and organisation admins get a token for it.
       if (
         body.twiageClient === 'hospital' &&
@@ -141,6 +149,20 @@ export function createAuthService({
         principals.set(verified.jti, { principal, sessionExpiresAt: session.expiresAt, cachedAt: now.getTime() });
       }
       return principal;
+    },
+
+    /** The principal of a live session of the user (not revoked, not expired, user enabled); null otherwise. */
+    async sessionPrincipal(userId: string, sessionId: string): Promise<Principal | null> {
+      const session = await repo.findSession(sessionId);
+      if (
+        !session ||
+        session.userId !== userId ||
+        session.revokedAt !== null ||
+        session.expiresAt <= clock.now().toISOString()
+      ) {
+        return null;
+      }
+      return users.loadPrincipal(userId, sessionId);
     },
 
     async signOut(principal: Principal): Promise<void> {

@@ -35,6 +35,8 @@ export interface MediaModuleDeps {
   /** The chat's voice-memo writer (a voicememo upload with `chatLength` becomes a VOICE_MEMO message). */
   voiceMemoChat?: VoiceMemoChat;
   auditHospitalRead?: MediaServiceDeps['auditHospitalRead'];
+  /** From the auth module: a media link's holder, while their session lives. */
+  sessionPrincipal: MediaServiceDeps['sessionPrincipal'];
 }
 
 const SCRATCH_MAX_AGE_MS = 24 * 3_600_000;
@@ -71,6 +73,7 @@ export function createMediaModule(deps: MediaModuleDeps) {
     ffmpeg: { ffmpeg: config.ffmpeg, ffprobe: config.ffprobe },
     workDir,
     links: createMediaLinks(deps.secret),
+    sessionPrincipal: deps.sessionPrincipal,
     concurrency: config.convertJobs,
     log: deps.log,
     ...(deps.publishChange ? { announce: deps.publishChange } : {}),

@@ -63,6 +63,8 @@ export interface MediaServiceDeps {
    */
   announce?: PublishCaseChange;
   links: MediaLinks;
+  /** The principal of a live session (null when revoked, expired or the user is disabled): a link's holder. */
+  sessionPrincipal: (userId: string, sessionId: string) => Promise<Principal | null>;
   /** Voice memo as chat: records the VOICE_MEMO message of an upload with `chatLength` in its write. */
   voiceMemoChat?: VoiceMemoChat;
   /**
@@ -325,7 +327,14 @@ export function createMediaService(deps: MediaServiceDeps) {
       fileName: string,
       access: string,
     ): Promise<{ key: string; contentType: string; size: number }> {
-      if (!links.verify(filePath(caseId, uploadId, fileName), access, clock.now().getTime())) {
+      const holder = links.verify(filePath(caseId, uploadId, fileName), access, clock.now().getTime());
+      if (!holder) throw forbidden(mediaMessages.linkInvalid);
+      // The holder must still be signed in and still see the case: a link dies with its holder's access.
+      const principal = await deps.sessionPrincipal(holder.userId, holder.sessionId);
+      if (!principal) throw forbidden(mediaMessages.linkInvalid);
+      try {
+        await cases.readable(principal, caseId);
+      } catch {
         throw forbidden(mediaMessages.linkInvalid);
       }
       const { key, contentType } = await convertedFile(caseId, uploadId, fileName);
@@ -343,7 +352,10 @@ export function createMediaService(deps: MediaServiceDeps) {
       const { row: ready } = await convertedFile(caseId, uploadId, mediaFileName(row.type as MediaType));
       const expiresAt = clock.now().getTime() + MEDIA_ACCESS_TTL_MS;
       return {
-        url: links.sign(mediaUrl(caseId, ready.id, ready.type as MediaType), expiresAt),
+        url: links.sign(mediaUrl(caseId, ready.id, ready.type as MediaType), expiresAt, {
+          userId: principal.userId,
+          sessionId: principal.sessionId,
+        }),
         expiresAt: new Date(expiresAt).toISOString(),
       };
     },

@@ -39,6 +39,8 @@ export interface SignInCandidate {
   passwordHash: string;
   disabled: boolean;
   roles: UserRole[];
+  /** When the administrator's one-time password this account still has stops working; null: none. */
+  oneTimePasswordExpiresAt: string | null;
 }
 
 export function createUsersService({ repo, clock, passwords, throttle, sessions }: UsersServiceDeps) {
@@ -47,7 +49,15 @@ export function createUsersService({ repo, clock, passwords, throttle, sessions 
       const row = await repo.findByLogin(login.trim().toLowerCase());
       if (!row) return null;
       const roles = parseJson<UserRole[]>(row.roles, []);
-      return { id: row.id, passwordHash: row.password_hash, disabled: fromFlag(row.disabled), roles };
+      return {
+        id: row.id,
+        passwordHash: row.password_hash,
+        disabled: fromFlag(row.disabled),
+        roles,
+        oneTimePasswordExpiresAt: fromFlag(row.must_change_password)
+          ? (row.one_time_password_expires_at ?? null)
+          : null,
+      };
     },
 
     /** The principal for a request, or null when the user is gone or disabled. */
