@@ -174,6 +174,9 @@ const EnvSchema = z
     MEDIA_CONVERT_JOBS: positiveInt('MEDIA_CONVERT_JOBS').optional(),
     FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
     FFPROBE_PATH: z.string().min(1).default('ffprobe'),
+    // Each ffmpeg/ffprobe run: at most this much memory (address space) and time, then it is stopped.
+    MEDIA_JOB_MEMORY_MB: positiveInt('MEDIA_JOB_MEMORY_MB').default(768),
+    MEDIA_JOB_TIMEOUT: duration('MEDIA_JOB_TIMEOUT').default(120_000),
     // An S3-compatible bucket for media instead of MEDIA_DIR (which then keeps only scratch space).
     S3_BUCKET: z.string().min(1).optional(),
     S3_REGION: z.string().min(1).default('us-east-1'),
@@ -238,6 +241,8 @@ export interface Config {
     convertJobs: number;
     ffmpeg: string;
     ffprobe: string;
+    /** Per ffmpeg/ffprobe run. */
+    jobLimits: { memoryBytes: number; timeoutMs: number };
     /** Null: files under `dir`. */
     s3: {
       bucket: string;
@@ -308,6 +313,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
         convertJobs: e.MEDIA_CONVERT_JOBS ?? availableParallelism(),
         ffmpeg: e.FFMPEG_PATH,
         ffprobe: e.FFPROBE_PATH,
+        jobLimits: { memoryBytes: e.MEDIA_JOB_MEMORY_MB * 1_048_576, timeoutMs: e.MEDIA_JOB_TIMEOUT },
         s3:
           e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
             ? {

@@ -70,7 +70,7 @@ export function createMediaModule(deps: MediaModuleDeps) {
     cases: deps.cases,
     store,
     clock: deps.clock,
-    ffmpeg: { ffmpeg: config.ffmpeg, ffprobe: config.ffprobe },
+    ffmpeg: { ffmpeg: config.ffmpeg, ffprobe: config.ffprobe, limits: config.jobLimits },
     workDir,
     links: createMediaLinks(deps.secret),
     sessionPrincipal: deps.sessionPrincipal,

@@ -165,7 +165,7 @@ export function createMediaService(deps: MediaServiceDeps) {
     }
   }
 
-  const queue: JobQueue = createJobQueue(deps.concurrency, convertUpload, (id, error) => {
+  const failed = (id: string, error: unknown) => {
     const reason = error instanceof Error ? error.message : String(error);
     log.warn({ uploadId: id, reason }, 'media conversion failed');
     void repo
@@ -173,15 +173,21 @@ export function createMediaService(deps: MediaServiceDeps) {
       .catch((updateError: unknown) =>
         log.warn({ uploadId: id, reason: String(updateError) }, 'media status not saved'),
       );
-  });
+  };
+  // Two lanes: pictures and voice memos (seconds each) never wait behind videos (up to the job timeout
+  // each); within a lane, uploaders take turns. Videos get the cores but one; pictures at least one.
+  const pictures: JobQueue = createJobQueue(Math.max(1, Math.ceil(deps.concurrency / 2)), convertUpload, failed);
+  const videos: JobQueue = createJobQueue(Math.max(1, deps.concurrency - 1), convertUpload, failed);
+  const enqueue = (id: string, type: MediaType, uploader: string) =>
+    (type === 'video' ? videos : pictures).enqueue(id, uploader);
 
   return {
     /** Re-queues what a previous run left unconverted. */
     async start(): Promise<void> {
-      for (const { id } of await repo.pending()) queue.enqueue(id);
+      for (const { id, type, uploaded_by } of await repo.pending()) enqueue(id, type as MediaType, uploaded_by);
     },
-    whenIdle: () => queue.whenIdle(),
-    close: () => queue.close(),
+    whenIdle: () => Promise.all([pictures.whenIdle(), videos.whenIdle()]).then(() => undefined),
+    close: () => Promise.all([pictures.close(), videos.close()]).then(() => undefined),
 
     /** Before any byte is read: the case exists, the user may change it, and it is open. */
     async checkCanUpload(principal: Principal, caseId: string): Promise<void> {
@@ -279,7 +285,7 @@ export function createMediaService(deps: MediaServiceDeps) {
         } else {
           stored = null;
           announce({ caseId, event: result.body.event });
-          if (result.body.upload.status === 'processing') queue.enqueue(uploadId);
+          if (result.body.upload.status === 'processing') enqueue(uploadId, type, principal.userId);
           const message = result.body.chatMessage;
           if (draft && message && deps.voiceMemoChat) {
             await deps.voiceMemoChat
