@@ -13,10 +13,11 @@ import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { createDatabase, type Database } from './db/database.js';
 import { createGroupCommit } from './db/group-commit.js';
-import { badRequest, errorHandler, unauthorized } from './errors.js';
+import { errorHandler, unauthorized } from './errors.js';
 import { registerApiDocs } from './http/api-docs.js';
 import type { RouteContext } from './http/bind-route.js';
 import { registerSecurityHeaders } from './http/security.js';
+import { parseJsonBody, refuseUnsafeParameters } from './http/text-safety.js';
 import { registerStaticApps } from './http/static-apps.js';
 import { createSharedState } from './shared-state.js';
 import { loggerOptions } from './logger.js';
@@ -38,6 +39,7 @@ import { createAgenciesService } from './modules/agencies/agencies.service.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { authRoutes, createAuthenticateHook } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
+import { createSignInThrottle } from './modules/auth/sign-in-throttle.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './modules/auth/passwords.js';
 import { createTokenService } from './modules/auth/tokens.js';
 import { createBoardRepository } from './modules/board/board.repository.js';
@@ -133,6 +135,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     // One line per request (on completion, below) instead of Fastify's two: logging was a tenth of a read.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
+    // Slow clients (issue 17 item 6): Node answers 408 and closes once a request takes longer.
+    requestTimeout: config.timeouts.requestMs,
+    http: {
+      headersTimeout: Math.min(config.timeouts.headersMs, config.timeouts.requestMs),
+      // Node checks the two timeouts on this interval (30 s by default): often enough to enforce them.
+      connectionsCheckingInterval: Math.min(1_000, config.timeouts.headersMs),
+    },
     // Fastify accepts a hop count at run time; its types list only boolean and addresses.
     trustProxy: config.trustProxy as boolean | string,
     // The spec's paths mix cases (/v4/emsAgencies) and clients add trailing slashes (/questions/).
@@ -154,12 +163,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(badRequest('The request body is not valid JSON.'), undefined);
+      done(null, parseJsonBody(text));
+    } catch (error) {
+      done(error as Error, undefined);
     }
   });
   const worker = options.worker === undefined ? null : String(options.worker);
+  app.addHook('preValidation', refuseUnsafeParameters);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
     if (worker) reply.header('inbound-worker', worker);
@@ -183,7 +193,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   );
   // Off for all routes; sign-in turns it on for itself (other routes are limited by authentication).
   await app.register(rateLimit, shared.rateLimit);
-  await registerApiDocs(app, config.brandName);
+  if (config.apiDocs) await registerApiDocs(app, config.brandName);
 
   // ---- modules -------------------------------------------------------------------------------
   const tokens = createTokenService({ secret: config.jwtSecret, ttlMs: config.tokenTtlMs });
@@ -216,10 +226,16 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.decorate('realtime', realtime.publisher);
 
   // Services that call each other do so through closures, resolved at call time.
+  const signInThrottle = createSignInThrottle({
+    repo: createAuthRepository(db),
+    clock,
+    accountLimit: config.signInLimits.perAccount,
+  });
   const users = createUsersService({
     repo: createUsersRepository(db),
     clock,
     passwords,
+    throttle: signInThrottle,
     sessions: {
       revokeOtherSessions: (userId, keep) => auth.revokeOtherSessions(userId, keep),
       forgetUser: (userId) => auth.forgetUser(userId),
@@ -231,7 +247,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     clock,
     users,
     passwords,
-    accountLimit: config.signInLimits.perAccount,
+    throttle: signInThrottle,
     principalCacheMs: config.authCacheMs,
   });
   const hospitals = createHospitalsService({
@@ -384,6 +400,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     log: app.log,
     voiceMemoChat: chat.voiceMemos,
     ...(shared.uploadLocker ? { uploadLocker: shared.uploadLocker } : {}),
+    sessionPrincipal: (userId, sessionId) => auth.sessionPrincipal(userId, sessionId),
   });
   healthRoutes(app, ctx, { database: database.dialect, broker: realtime.brokerKind() });
   consoleSettingsRoutes(app, ctx, { mapTileUrl: config.mapTileUrl });

@@ -152,6 +152,11 @@ const EnvSchema = z
       .optional(),
     TOKEN_TTL: duration('TOKEN_TTL').default(12 * 3_600_000),
     AUTH_CACHE_TTL: duration('AUTH_CACHE_TTL').default(2_000),
+    // A whole request (headers and body) must arrive within REQUEST_TIMEOUT, its headers within
+    // HEADERS_TIMEOUT: a slow-loris client holds a connection for that long at most. Large media go
+    // over tus in 4 MB chunks, which a 1 Mbit/s link sends in about 35 s.
+    REQUEST_TIMEOUT: duration('REQUEST_TIMEOUT').default(90_000),
+    HEADERS_TIMEOUT: duration('HEADERS_TIMEOUT').default(15_000),
     PUBLIC_URL: url('PUBLIC_URL', ['http:', 'https:']).optional(),
     MAP_TILE_URL: tileUrl('MAP_TILE_URL').optional(),
     ICE_SERVERS: iceServers.default([{ urls: 'stun:stun.l.google.com:19302' }]),
@@ -160,6 +165,9 @@ const EnvSchema = z
     LLM_API_KEY: z.string().min(1).optional(),
     BRAND_NAME: z.string().min(1).max(60).default(BRAND_NAME_DEFAULT),
     SEED_DEMO: booleanFlag('SEED_DEMO').default(false),
+    NODE_ENV: z.string().optional(),
+    // The OpenAPI document and Swagger UI: a map of the attack surface, so off in production unless asked for.
+    API_DOCS: booleanFlag('API_DOCS').optional(),
     LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
     CREW_DIST: z.string().min(1).default(path.join(repoRoot, 'apps/crew/dist')),
     HOSPITAL_DIST: z.string().min(1).default(path.join(repoRoot, 'apps/hospital/dist')),
@@ -174,6 +182,9 @@ const EnvSchema = z
     MEDIA_CONVERT_JOBS: positiveInt('MEDIA_CONVERT_JOBS').optional(),
     FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
     FFPROBE_PATH: z.string().min(1).default('ffprobe'),
+    // Each ffmpeg/ffprobe run: at most this much memory (address space) and time, then it is stopped.
+    MEDIA_JOB_MEMORY_MB: positiveInt('MEDIA_JOB_MEMORY_MB').default(768),
+    MEDIA_JOB_TIMEOUT: duration('MEDIA_JOB_TIMEOUT').default(120_000),
     // An S3-compatible bucket for media instead of MEDIA_DIR (which then keeps only scratch space).
     S3_BUCKET: z.string().min(1).optional(),
     S3_REGION: z.string().min(1).default('us-east-1'),
@@ -231,6 +242,8 @@ export interface Config {
   /** Null until resolved: `loadConfig` reads or generates it; tests pass their own. */
   jwtSecret: string | null;
   tokenTtlMs: number;
+  /** Slow-client bounds (REQUEST_TIMEOUT, HEADERS_TIMEOUT). */
+  timeouts: { requestMs: number; headersMs: number };
   /** How long a checked token is trusted without a database read; bounds cross-process revocation lag. */
   authCacheMs: number;
   publicUrl: string | null;
@@ -240,6 +253,8 @@ export interface Config {
   llm: { baseUrl: string; model: string | null; apiKey: string | null } | null;
   brandName: string;
   seedDemo: boolean;
+  /** Serve /api/docs (API_DOCS; default on except when NODE_ENV=production). */
+  apiDocs: boolean;
   logLevel: (typeof LOG_LEVELS)[number];
   crewDist: string;
   hospitalDist: string;
@@ -252,6 +267,8 @@ export interface Config {
     convertJobs: number;
     ffmpeg: string;
     ffprobe: string;
+    /** Per ffmpeg/ffprobe run. */
+    jobLimits: { memoryBytes: number; timeoutMs: number };
     /** Null: files under `dir`. */
     s3: {
       bucket: string;
@@ -302,6 +319,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
       jwtSecret: e.JWT_SECRET ?? null,
       tokenTtlMs: e.TOKEN_TTL,
       authCacheMs: e.AUTH_CACHE_TTL,
+      timeouts: { requestMs: e.REQUEST_TIMEOUT, headersMs: e.HEADERS_TIMEOUT },
       publicUrl: e.PUBLIC_URL?.replace(/\/+$/, '') ?? null,
       mapTileUrl: e.MAP_TILE_URL ?? null,
       iceServers: e.ICE_SERVERS,
@@ -310,6 +328,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
         : null,
       brandName: e.BRAND_NAME,
       seedDemo: e.SEED_DEMO,
+      apiDocs: e.API_DOCS ?? e.NODE_ENV !== 'production',
       logLevel: e.LOG_LEVEL,
       crewDist: path.resolve(e.CREW_DIST),
       hospitalDist: path.resolve(e.HOSPITAL_DIST),
@@ -322,6 +341,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
         convertJobs: e.MEDIA_CONVERT_JOBS ?? availableParallelism(),
         ffmpeg: e.FFMPEG_PATH,
         ffprobe: e.FFPROBE_PATH,
+        jobLimits: { memoryBytes: e.MEDIA_JOB_MEMORY_MB * 1_048_576, timeoutMs: e.MEDIA_JOB_TIMEOUT },
         s3:
           e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
             ? {

@@ -17,6 +17,7 @@ import { existsSync } from 'node:fs';
 import { buildApp } from './app.js';
 import { systemClock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { PRIVATE_UMASK, securePrivateFiles } from './data-dir.js';
 import { createDatabase, redactUrl } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { hashPassword } from './modules/auth/passwords.js';
@@ -50,6 +51,7 @@ function readConfig(): Config & { jwtSecret: string } {
 
 /** Migrations and the demo data: once per start, before any process serves. */
 async function prepare(config: Config & { jwtSecret: string }) {
+  securePrivateFiles([config.dataDir, ...(config.media.s3 ? [] : [config.media.dir])]);
   const database = createDatabase(config);
   const applied = await migrateToLatest(database.db);
   const seeded = config.seedDemo ? await seedDemoData(database.db, { clock: systemClock, hashPassword }) : null;
@@ -74,7 +76,7 @@ function describe(
     `  media      ${config.media.s3 ? `bucket ${config.media.s3.bucket}` : `files in ${config.media.dir}`}; ${ffmpegLine(config.media.ffmpeg, config.media.convertJobs)}`,
     `  crew app   ${existsSync(config.crewDist) ? `${url}/` : `not built (${config.crewDist})`}`,
     `  hospital   ${existsSync(config.hospitalDist) ? `${url}/hospital/` : `not built (${config.hospitalDist})`}`,
-    `  API docs   ${url}/api/docs`,
+    `  API docs   ${config.apiDocs ? `${url}/api/docs` : 'off (API_DOCS=true to serve them)'}`,
     `  auth       tokens last ${config.tokenTtlMs / 60_000} min; sign-in limits ${describeLimit(config.signInLimits.perAddress)} per address, ${describeLimit(config.signInLimits.perAccount)} failures per account`,
   ];
   if (seeded) {
@@ -181,6 +183,8 @@ async function supervise(config: Config & { jwtSecret: string }) {
 }
 
 async function main(): Promise<void> {
+  // Before anything is written (the generated JWT secret, the database): new files are the server's only.
+  process.umask(PRIVATE_UMASK);
   const config = readConfig();
   if (config.workers === 1) return serve(config, await prepare(config));
   if (cluster.isPrimary) return supervise(config);

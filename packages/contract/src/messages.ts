@@ -98,6 +98,7 @@ export type Messages = ReturnType<typeof createMessages>;
 export const serverMessages = {
   invalidCredentials: 'The username or password is incorrect.',
   accountDisabled: 'This account is disabled. Contact your administrator.',
+  oneTimePasswordExpired: 'This one-time password has expired. Ask your administrator for a new one.',
   notHospitalStaff: 'This account is not linked to an emergency department. Use the crew app to sign in.',
   tooManySignIns: 'Too many sign-in attempts. Please wait a few minutes and try again.',
   tooManyRequests: 'Too many requests. Please slow down and try again shortly.',
@@ -112,6 +113,8 @@ export const serverMessages = {
   passwordContainsUsername: 'The new password must not contain your username.',
   passwordTooCommon: 'The new password is too common. Choose a less predictable one.',
   passwordUnchanged: 'The new password must differ from the current password.',
+  passwordOnlyWhitespace: 'The new password must not be only spaces.',
+  passwordControlCharacter: 'The new password must not contain control characters.',
   passwordChanged: 'Your password has been changed.',
   feedbackReceived: 'Thank you for your feedback.',
   caseClosed: 'This case is closed; it can no longer be changed.',

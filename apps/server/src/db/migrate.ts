@@ -16,6 +16,7 @@ import * as adminCatalog from './migrations/20261122_0520_admin_catalog.js';
 import * as dispatch from './migrations/20261122_0530_dispatch.js';
 import * as referenceVersion from './migrations/20261125_0940_reference_version.js';
 import * as protocols from './migrations/20261125_1100_protocols.js';
+import * as security from './migrations/20261125_1130_security.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121_2330_initial_schema': initialSchema,
@@ -31,6 +32,7 @@ export const migrations: Record<string, Migration> = {
   '20261122_0530_dispatch': dispatch,
   '20261125_0940_reference_version': referenceVersion,
   '20261125_1100_protocols': protocols,
+  '20261125_1130_security': security,
 };
 
 function migrator(db: Kysely<unknown>): Migrator {

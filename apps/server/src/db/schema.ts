@@ -24,6 +24,8 @@ export interface UsersTable {
   updated_at: string;
   /** 1: signed in with an admin's one-time password, which must be changed before anything else. */
   must_change_password: Generated<number>;
+  /** When the one-time password (must_change_password = 1) stops working; null otherwise. */
+  one_time_password_expires_at?: string | null;
 }
 
 export interface AgencyMembersTable {
@@ -164,6 +166,13 @@ export interface SignInThrottleTable {
   account_key: string;
   failures: number;
   window_started_at: string;
+  last_failed_at: string | null;
+}
+
+export interface KnownSignInsTable {
+  user_id: string;
+  address: string;
+  last_signed_in_at: string;
 }
 
 export interface FeedbackTable {
@@ -449,6 +458,7 @@ export interface DB extends ProtocolTables {
   broadcast_idempotency_keys: BroadcastIdempotencyKeysTable;
   sessions: SessionsTable;
   sign_in_throttle: SignInThrottleTable;
+  known_sign_ins: KnownSignInsTable;
   feedback: FeedbackTable;
   cases: CasesTable;
   case_events: CaseEventsTable;

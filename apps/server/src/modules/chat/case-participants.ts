@@ -23,14 +23,16 @@ export function createCaseParticipants({ cases, hospitals }: CaseParticipantsDep
   async function requireParticipant(
     principal: Principal,
     caseId: string,
-  ): Promise<{ row: CaseRow; side: CaseSide; crewRole: string | null }> {
+  ): Promise<{ row: CaseRow; side: CaseSide; crewRole: string | null; hospitalName?: string }> {
     const found = await cases.findWithAccess(caseId, principal.userId);
     if (!found) throw notFound('Case');
     if (found.role !== null) return { row: found.row, side: 'crew', crewRole: found.role };
     const hospitalId = found.row.destination_hospital_id;
     if (hospitalId !== null && principal.edHospitalIds.includes(hospitalId)) {
       const [hospital] = await hospitals.hospitalsByIds([hospitalId]);
-      if (hospital && !hospital.nonTwiage) return { row: found.row, side: 'hospital', crewRole: null };
+      if (hospital && !hospital.nonTwiage) {
+        return { row: found.row, side: 'hospital', crewRole: null, hospitalName: hospital.name };
+      }
     }
     throw forbidden();
   }

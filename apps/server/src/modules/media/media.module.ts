@@ -38,6 +38,8 @@ export interface MediaModuleDeps {
   auditHospitalRead?: MediaServiceDeps['auditHospitalRead'];
   /** The tus upload lock shared by every process (Redis); by default tus's in-process lock. */
   uploadLocker?: Locker;
+  /** From the auth module: a media link's holder, while their session lives. */
+  sessionPrincipal: MediaServiceDeps['sessionPrincipal'];
 }
 
 const SCRATCH_MAX_AGE_MS = 24 * 3_600_000;
@@ -71,9 +73,10 @@ export function createMediaModule(deps: MediaModuleDeps) {
     cases: deps.cases,
     store,
     clock: deps.clock,
-    ffmpeg: { ffmpeg: config.ffmpeg, ffprobe: config.ffprobe },
+    ffmpeg: { ffmpeg: config.ffmpeg, ffprobe: config.ffprobe, limits: config.jobLimits },
     workDir,
     links: createMediaLinks(deps.secret),
+    sessionPrincipal: deps.sessionPrincipal,
     concurrency: config.convertJobs,
     log: deps.log,
     ...(deps.publishChange ? { announce: deps.publishChange } : {}),

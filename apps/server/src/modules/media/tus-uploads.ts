@@ -97,6 +97,18 @@ export async function tusRoutes(
     // on another process waits for (and ends) the request still holding it on the first.
     ...(options.locker ? { locker: options.locker } : {}),
     maxSize: Math.max(...Object.values(MEDIA_MAX_BYTES)),
+    // tus's own refusals (a wrong offset, a size over the maximum, an unknown error) in our error shape.
+    onResponseError(_req, error) {
+      if (error instanceof TusRefusal) return error;
+      const tusError = error as { status_code?: number; body?: string; message?: string };
+      const status = tusError.status_code ?? 500;
+      const message =
+        status < 500 ? (tusError.body ?? tusError.message ?? 'Bad request.').trim() : 'Internal server error.';
+      return {
+        status_code: status,
+        body: JSON.stringify({ message, code: status < 500 ? 'bad_request' : 'internal' }),
+      };
+    },
     async onUploadCreate(req, upload) {
       try {
         const principal = principalOf(req);
@@ -171,6 +183,10 @@ export async function tusRoutes(
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
     const principal = request.principal;
     if (!principal) throw unauthorized();
+    // Said by tus in plain text otherwise; every answer of ours is { message, code }.
+    if (request.headers['tus-resumable'] === undefined) {
+      throw new AppError(412, 'bad_request', 'The Tus-Resumable header is required.');
+    }
     if (request.method !== 'POST') await checkOwner(request, principal);
     principals.set(request.raw, principal);
     void reply.hijack();

@@ -32,7 +32,7 @@ export async function realtimeRoutes(
       // Refused before the upgrade: the page never gets a socket.
       preValidation: async (request, reply) => {
         const allowed = { publicUrl: options.publicUrl, extra: options.allowedOrigins };
-        if (!originAllowed(request.headers.origin, request.host, allowed)) {
+        if (!originAllowed(request.headers.origin, `${request.protocol}://${request.host}`, allowed)) {
           await reply
             .code(403)
             .send({ message: 'This origin may not open a real-time connection.', code: 'forbidden' });

@@ -58,7 +58,12 @@ export function createUsersRepository(db: Kysely<DB>) {
     async updatePasswordHash(userId: string, passwordHash: string, at: string): Promise<void> {
       await db
         .updateTable('users')
-        .set({ password_hash: passwordHash, must_change_password: 0, updated_at: at })
+        .set({
+          password_hash: passwordHash,
+          must_change_password: 0,
+          one_time_password_expires_at: null,
+          updated_at: at,
+        })
         .where('id', '=', userId)
         .execute();
     },
