@@ -1,0 +1,112 @@
+/**
+ * The desktop host's HTTP side, on 127.0.0.1 only: the crew app's desktop build, the GPS config and live
+ * socket for it, and every API path passed through to the Inbound server, so the app keeps talking to
+ * one origin (its cookies, CSP and service worker stay as on the web).
+ *
+ * Any web page the laptop opens could send requests to 127.0.0.1; changing where the host listens for
+ * the modem is for our own window only: such requests must come from the host's own origin, by Host
+ * (no DNS rebinding) and by Origin (no cross-site request).
+ */
+import fastifyHttpProxy from '@fastify/http-proxy';
+import fastifyStatic from '@fastify/static';
+import fastifyWebsocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import {
+  API_PATH_PREFIXES,
+  DESKTOP_GPS_CONFIG_PATH,
+  DESKTOP_GPS_SOCKET_PATH,
+  GpsConfig,
+  type DesktopGpsMessage,
+  type GpsConfigError,
+} from '@inbound/contract';
+import type { GpsConfigStore } from './gpsConfigStore';
+import type { GpsService } from './gpsService';
+
+export interface HostServerOptions {
+  /** The crew app's desktop build (apps/crew/dist-desktop). */
+  crewDir: string;
+  /** The Inbound server the API paths go to, e.g. https://inbound.example.org. */
+  serverUrl: string;
+  gps: GpsService;
+  store: GpsConfigStore;
+  logger?: boolean;
+}
+
+/** The live view's status goes out at most this often; fixes go out at once. */
+export const STATUS_INTERVAL_MS = 500;
+
+export async function buildHostServer(options: HostServerOptions): Promise<FastifyInstance> {
+  const app = Fastify({ logger: options.logger ?? false, bodyLimit: 16 * 1024 });
+  await app.register(fastifyWebsocket, { options: { maxPayload: 1024 } });
+
+  const fromOwnWindow = (request: FastifyRequest): boolean => {
+    const host = request.headers.host ?? '';
+    const address = app.server.address();
+    const port = address && typeof address === 'object' ? address.port : 0;
+    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return false;
+    const origin = request.headers.origin;
+    return origin === undefined || origin === `http://${host}`;
+  };
+
+  app.get(DESKTOP_GPS_CONFIG_PATH, async (request, reply) => {
+    if (!fromOwnWindow(request)) return reply.code(403).send({ message: 'Only the Inbound window may read this' });
+    return { config: options.gps.status().config };
+  });
+
+  app.put(DESKTOP_GPS_CONFIG_PATH, async (request, reply) => {
+    if (!fromOwnWindow(request)) return reply.code(403).send({ message: 'Only the Inbound window may change this' });
+    const parsed = GpsConfig.safeParse(request.body);
+    if (!parsed.success) {
+      const fieldErrors: Record<string, string> = {};
+      for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0] ?? 'config')] ??= issue.message;
+      const body: GpsConfigError = { message: 'The GPS settings were not saved: check the marked fields', fieldErrors };
+      return reply.code(400).send(body);
+    }
+    await options.store.save(parsed.data);
+    await options.gps.apply(parsed.data);
+    return { config: parsed.data, status: options.gps.status() };
+  });
+
+  app.get(DESKTOP_GPS_SOCKET_PATH, { websocket: true }, (socket, request) => {
+    if (!fromOwnWindow(request)) {
+      socket.close(1008, 'not the Inbound window');
+      return;
+    }
+    const send = (message: DesktopGpsMessage) => {
+      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+    };
+    let statusDue: NodeJS.Timeout | null = null;
+    const sendStatus = () => {
+      statusDue = null;
+      send({ type: 'status', status: options.gps.status() });
+    };
+    sendStatus();
+    const unsubscribe = options.gps.subscribe({
+      onFix: (fix) => send({ type: 'fix', fix }),
+      onStatusChange: () => {
+        statusDue ??= setTimeout(sendStatus, STATUS_INTERVAL_MS);
+      },
+    });
+    socket.on('close', () => {
+      unsubscribe();
+      if (statusDue) clearTimeout(statusDue);
+    });
+  });
+
+  // The API, /realtime included, is the server's: passed through as it is.
+  for (const prefix of API_PATH_PREFIXES) {
+    await app.register(fastifyHttpProxy, {
+      upstream: options.serverUrl,
+      prefix,
+      rewritePrefix: prefix,
+      websocket: prefix === '/realtime',
+      // The server sees the laptop's requests as they are; its rate limits key on the forwarded address.
+      replyOptions: {
+        rewriteRequestHeaders: (_request, headers) => ({ ...headers, host: new URL(options.serverUrl).host }),
+      },
+    });
+  }
+
+  await app.register(fastifyStatic, { root: options.crewDir, prefix: '/', index: ['index.html'] });
+  return app;
+}
