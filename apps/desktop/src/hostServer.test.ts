@@ -112,7 +112,9 @@ describe('desktop host: GPS config and live socket', () => {
 
     const foreign = new WebSocket(`${origin.replace('http', 'ws')}/desktop/gps`, { origin: 'https://evil.example' });
     foreign.on('error', () => undefined);
-    const code = await new Promise((resolve) => foreign.once('close', resolve));
-    expect(code).toBe(1008);
+    const refused = await new Promise((resolve) =>
+      foreign.once('unexpected-response', (_request, response) => resolve(response.statusCode)),
+    );
+    expect(refused).toBe(403);
   });
 });

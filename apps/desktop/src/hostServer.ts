@@ -9,8 +9,9 @@
  */
 import fastifyHttpProxy from '@fastify/http-proxy';
 import fastifyStatic from '@fastify/static';
-import fastifyWebsocket from '@fastify/websocket';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { WebSocketServer, type WebSocket } from 'ws';
 import {
   API_PATH_PREFIXES,
   DESKTOP_GPS_CONFIG_PATH,
@@ -37,9 +38,8 @@ export const STATUS_INTERVAL_MS = 500;
 
 export async function buildHostServer(options: HostServerOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger: options.logger ?? false, bodyLimit: 16 * 1024 });
-  await app.register(fastifyWebsocket, { options: { maxPayload: 1024 } });
 
-  const fromOwnWindow = (request: FastifyRequest): boolean => {
+  const fromOwnWindow = (request: Pick<IncomingMessage, 'headers'>): boolean => {
     const host = request.headers.host ?? '';
     const address = app.server.address();
     const port = address && typeof address === 'object' ? address.port : 0;
@@ -67,30 +67,20 @@ export async function buildHostServer(options: HostServerOptions): Promise<Fasti
     return { config: parsed.data, status: options.gps.status() };
   });
 
-  app.get(DESKTOP_GPS_SOCKET_PATH, { websocket: true }, (socket, request) => {
+  // The live socket is ours, on its own 'upgrade' listener registered before the proxy's: the proxy then
+  // takes only the upgrades under its prefixes (/realtime), and this one only its own path.
+  const liveSockets = new WebSocketServer({ noServer: true, maxPayload: 1024 });
+  app.server.on('upgrade', (request: IncomingMessage, socket, head) => {
+    if (request.url?.split('?')[0] !== DESKTOP_GPS_SOCKET_PATH) return;
     if (!fromOwnWindow(request)) {
-      socket.close(1008, 'not the Inbound window');
+      socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
       return;
     }
-    const send = (message: DesktopGpsMessage) => {
-      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
-    };
-    let statusDue: NodeJS.Timeout | null = null;
-    const sendStatus = () => {
-      statusDue = null;
-      send({ type: 'status', status: options.gps.status() });
-    };
-    sendStatus();
-    const unsubscribe = options.gps.subscribe({
-      onFix: (fix) => send({ type: 'fix', fix }),
-      onStatusChange: () => {
-        statusDue ??= setTimeout(sendStatus, STATUS_INTERVAL_MS);
-      },
-    });
-    socket.on('close', () => {
-      unsubscribe();
-      if (statusDue) clearTimeout(statusDue);
-    });
+    liveSockets.handleUpgrade(request, socket, head, (webSocket) => streamGps(webSocket, options.gps));
+  });
+  app.addHook('onClose', (_instance, done) => {
+    for (const client of liveSockets.clients) client.terminate();
+    liveSockets.close(() => done());
   });
 
   // The API, /realtime included, is the server's: passed through as it is.
@@ -109,4 +99,27 @@ export async function buildHostServer(options: HostServerOptions): Promise<Fasti
 
   await app.register(fastifyStatic, { root: options.crewDir, prefix: '/', index: ['index.html'] });
   return app;
+}
+
+/** Sends the status at once, each fix as it comes, and the status again at most every STATUS_INTERVAL_MS. */
+function streamGps(socket: WebSocket, gps: GpsService): void {
+  const send = (message: DesktopGpsMessage) => {
+    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+  };
+  let statusDue: NodeJS.Timeout | null = null;
+  const sendStatus = () => {
+    statusDue = null;
+    send({ type: 'status', status: gps.status() });
+  };
+  sendStatus();
+  const unsubscribe = gps.subscribe({
+    onFix: (fix) => send({ type: 'fix', fix }),
+    onStatusChange: () => {
+      statusDue ??= setTimeout(sendStatus, STATUS_INTERVAL_MS);
+    },
+  });
+  socket.on('close', () => {
+    unsubscribe();
+    if (statusDue) clearTimeout(statusDue);
+  });
 }
