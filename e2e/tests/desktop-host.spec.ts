@@ -21,7 +21,7 @@ test.afterAll(async () => {
   await host?.stop();
 });
 
-test('the host opens the app window, a TAIP datagram positions the case and its location update, a closed window comes back', async ({}, testInfo) => {
+test('the host opens the app window, a TAIP datagram positions the case and its location update, a closed window comes back', async ({ baseURL: _baseURL }, testInfo) => {
   test.setTimeout(120_000);
   const { browser, page, port } = await attachToWindow(host);
   const form = loginForm(page);
