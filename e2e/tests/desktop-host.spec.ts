@@ -48,6 +48,16 @@ test('the host opens the app window, a TAIP datagram positions the case and its 
         (JSON.parse(request.postData() ?? '{}') as { latitude?: number }).latitude === lat,
       { timeout: 40_000 },
     );
+    // The installer's view: Settings → GPS Data Source shows the modem's reports as they come.
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('link', { name: 'GPS Data Source' }).click();
+    await expect(page).toHaveURL(`${host.url}#/gpsSource`);
+    await expect(page.getByLabel('Port type')).toHaveValue('udp4');
+    await expect(page.getByTestId('gps-last-fix')).toContainText('42.36010° N, 71.05890° W');
+    await expect(page.getByTestId('gps-counter-used')).not.toHaveText('0');
+    await page.screenshot({ path: path.join(SCREENS_DIR, `${testInfo.project.name}-desktop-gps-source.png`), fullPage: true });
+    await page.getByRole('link', { name: 'Back' }).click();
+    await page.getByRole('link', { name: 'Close' }).click();
     await page.getByRole('button', { name: 'START CASE' }).click();
     await expect(page.getByTestId('current-position')).toContainText('Vehicle GPS (TAIP) 42.36010° N, 71.05890° W');
     const request = await locationUpdate;
