@@ -21,7 +21,9 @@ test.afterAll(async () => {
   await host?.stop();
 });
 
-test('the host opens the app window, a TAIP datagram positions the case and its location update, a closed window comes back', async ({ baseURL: _baseURL }, testInfo) => {
+test('the host opens the app window, a TAIP datagram positions the case and its location update, a closed window comes back', async ({
+  baseURL: _baseURL,
+}, testInfo) => {
   test.setTimeout(120_000);
   const { browser, page, port } = await attachToWindow(host);
   const form = loginForm(page);
@@ -55,7 +57,10 @@ test('the host opens the app window, a TAIP datagram positions the case and its 
     await expect(page.getByLabel('Port type')).toHaveValue('udp4');
     await expect(page.getByTestId('gps-last-fix')).toContainText('42.36010° N, 71.05890° W');
     await expect(page.getByTestId('gps-counter-used')).not.toHaveText('0');
-    await page.screenshot({ path: path.join(SCREENS_DIR, `${testInfo.project.name}-desktop-gps-source.png`), fullPage: true });
+    await page.screenshot({
+      path: path.join(SCREENS_DIR, `${testInfo.project.name}-desktop-gps-source.png`),
+      fullPage: true,
+    });
     await page.getByRole('link', { name: 'Back' }).click();
     await page.getByRole('link', { name: 'Close' }).click();
     await page.getByRole('button', { name: 'START CASE' }).click();
