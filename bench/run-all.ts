@@ -16,6 +16,7 @@ import { printMediaSend, runMediaSend } from './media-send';
 import { printOfflineStart, runOfflineStart } from './offline-start';
 import { printTapToSaved, runTapToSaved } from './tap-to-saved';
 import { printProtocols, runProtocols } from './protocols';
+import { printDesktopGps, runDesktopGps } from './desktop-gps';
 
 const started = Date.now();
 const load = loadavg()[0] ?? 0;
@@ -67,6 +68,15 @@ try {
   results.tapToSaved = tapToSaved;
 } catch (error) {
   console.error(`tap-to-saved: ${(error as Error).message}`);
+  process.exitCode = 1;
+}
+
+try {
+  const desktopGps = await runDesktopGps();
+  printDesktopGps(desktopGps);
+  results.desktopGps = desktopGps;
+} catch (error) {
+  console.error(`desktop-gps: ${(error as Error).message}`);
   process.exitCode = 1;
 }
 

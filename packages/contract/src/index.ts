@@ -16,3 +16,4 @@ export * from './dispatch.js';
 export * from './admin.js';
 export * from './protocols.js';
 export * from './text-safety.js';
+export * from './gps.js';

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useSession } from '../../lib/session';
 import { TopBar } from '../../ui/TopBar';
 import { CaseProtocolButton } from '../protocol/CaseProtocolButton';
@@ -15,6 +15,11 @@ import { NetworkStatus } from './NetworkStatus';
 import { PatientInfoButton, PatientSummary } from './PatientInfo';
 import { SessionExpiredModal } from './SessionExpiredModal';
 import { useAutoClose, useLocationUpdates } from './useCaseLifecycle';
+
+// Desktop only: where the case's position comes from (the vehicle modem, or the browser's fallback).
+const DesktopPositionLine = __INBOUND_DESKTOP__
+  ? lazy(() => import('../gps/DesktopPositionLine').then((m) => ({ default: m.DesktopPositionLine })))
+  : null;
 
 /**
  * `/case` (spec §2): everything is read from the local case (lib/session) and every tap changes it at
@@ -53,6 +58,11 @@ export function CasePage() {
         end={<MessageCenterButton />}
       />
       <NetworkStatus caseId={caseData.id} />
+      {DesktopPositionLine && (
+        <Suspense fallback={null}>
+          <DesktopPositionLine />
+        </Suspense>
+      )}
       <EdAcknowledgement caseId={caseData.id} />
       <div className="case-layout">
         <section className="case-layout__patient" aria-label="Patient">
