@@ -17,6 +17,7 @@ import { badRequest, errorHandler, unauthorized } from './errors.js';
 import { registerApiDocs } from './http/api-docs.js';
 import type { RouteContext } from './http/bind-route.js';
 import { registerSecurityHeaders } from './http/security.js';
+import { registerCompression } from './http/compression.js';
 import { registerStaticApps } from './http/static-apps.js';
 import { loggerOptions } from './logger.js';
 import { createAdminAuditService } from './modules/admin/audit.js';
@@ -170,6 +171,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
 
   await registerSecurityHeaders(app, config.publicUrl, config.mapTileUrl);
+  await registerCompression(app);
   // Off for all routes; sign-in turns it on for itself (other routes are limited by authentication).
   await app.register(rateLimit, { global: false });
   await registerApiDocs(app, config.brandName);
