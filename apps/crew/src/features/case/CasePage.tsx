@@ -8,7 +8,7 @@ import { destinationOf, isCaseClosable } from './caseModel';
 import { CaseTabs } from './CaseTabs';
 import { CloseCaseDialog, type CloseStep } from './CloseCase';
 import { EdAcknowledgement } from './EdAcknowledgement';
-import { HospitalBar, HospitalPicker } from './HospitalSelector';
+import { HospitalBar, HospitalChoices, HospitalPicker, MAX_HOSPITAL_CHOICES } from './HospitalSelector';
 import { closeCase } from './mutations';
 import { NetworkStatus } from './NetworkStatus';
 import { PatientInfoButton, PatientSummary } from './PatientInfo';
@@ -35,9 +35,11 @@ export function CasePage() {
   if (!caseData) return null;
   const hospitals = team?.hospitals ?? [];
   const destination = destinationOf(caseData, team);
+  // A few hospitals: one tap each on the screen; more: the bar that opens the picker.
+  const hospitalChoices = hospitals.length > 0 && hospitals.length <= MAX_HOSPITAL_CHOICES;
 
   return (
-    <div className="page page--case">
+    <div className={hospitalChoices ? 'page page--case page--case-choices' : 'page page--case'}>
       <TopBar
         title={`Case ${caseData.caseNumber}`}
         start={
@@ -51,17 +53,20 @@ export function CasePage() {
         }
         end={<MessageCenterButton />}
       />
-      <NetworkStatus caseId={caseData.id} />
+      <NetworkStatus caseId={caseData.id} destination={destination} />
       <EdAcknowledgement caseId={caseData.id} />
       <div className="case-layout">
         <section className="case-layout__patient" aria-label="Patient">
           <PatientSummary caseData={caseData} />
           <AgeGender caseData={caseData} />
           {team?.patientInfoForm && <PatientInfoButton caseData={caseData} form={team.patientInfoForm} />}
+          {hospitalChoices && <HospitalChoices hospitals={hospitals} destination={destination} />}
         </section>
         <CaseTabs complaints={<ComplaintsTab caseData={caseData} />} />
       </div>
-      <HospitalBar hospitals={hospitals} destination={destination} onOpenPicker={() => setPickingHospital(true)} />
+      {!hospitalChoices && (
+        <HospitalBar hospitals={hospitals} destination={destination} onOpenPicker={() => setPickingHospital(true)} />
+      )}
       {pickingHospital && (
         <HospitalPicker
           hospitals={hospitals}
