@@ -14,7 +14,15 @@ const VIEWPORTS = [
 
 for (const { name, viewport, isMobile } of VIEWPORTS) {
   test.describe(name, () => {
-    test.use({ viewport, isMobile, hasTouch: true, deviceScaleFactor: 1 });
+    // A crew's device shares its position (the "location is off" notice would take a line of its own).
+    test.use({
+      viewport,
+      isMobile,
+      hasTouch: true,
+      deviceScaleFactor: 1,
+      permissions: ['geolocation'],
+      geolocation: { latitude: 42.36, longitude: -71.06 },
+    });
 
     test(`stroke pre-notification from Start: ≤ 8 taps, no scrolling, all of it on the board (${name})`, async ({
       page,

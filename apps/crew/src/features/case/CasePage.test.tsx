@@ -524,6 +524,28 @@ describe('closing the case', () => {
     expect(getCurrentPosition.mock.calls[0]?.[2]).toMatchObject({ enableHighAccuracy: true, maximumAge: 0 });
     expect(await pending()).toEqual(['POST /v4/twiageCases/case-1/locationUpdates']);
   });
+
+  it('location refused: says so once on the case screen and stops asking every 15 s', async () => {
+    mockFetch({
+      'GET /notification/broadcast/me': { body: { data: [] } },
+      'GET /v4/complaintSets': { body: [complaintSet] },
+    });
+    const getCurrentPosition = vi.fn((_success: PositionCallback, error?: PositionErrorCallback) =>
+      error?.({ code: 1, PERMISSION_DENIED: 1, message: 'User denied Geolocation' } as GeolocationPositionError),
+    );
+    Object.defineProperty(navigator, 'geolocation', { value: { getCurrentPosition }, configurable: true });
+    const interval = vi.spyOn(window, 'clearInterval');
+    onTestFinished(() => {
+      Reflect.deleteProperty(navigator, 'geolocation');
+      interval.mockRestore();
+    });
+    renderApp('/case', caseSession());
+    expect(await screen.findByText(/^Location is off: the hospital sees no ETA/)).toBeInTheDocument();
+    expect(getCurrentPosition).toHaveBeenCalledTimes(1);
+    // The 15 s timer was stopped by the refusal itself, not only when the screen closed.
+    expect(interval).toHaveBeenCalled();
+    expect(await pending()).toEqual([]);
+  });
 });
 
 describe('logout with changes waiting', () => {

@@ -28,7 +28,7 @@ export function CasePage() {
   const [closeStep, setCloseStep] = useState<CloseStep | null>(null);
   const [pickingHospital, setPickingHospital] = useState(false);
 
-  useLocationUpdates(caseActive && caseData !== null);
+  const location = useLocationUpdates(caseActive && caseData !== null);
   useAutoClose(caseData?.createdAt ?? null, team?.maxCaseLength ?? null);
 
   // The guard sends the crew to Start when there is no case; nothing to show meanwhile.
@@ -55,6 +55,11 @@ export function CasePage() {
       />
       <NetworkStatus caseId={caseData.id} destination={destination} />
       <EdAcknowledgement caseId={caseData.id} />
+      {location === 'off' && (
+        <p className="location-off" role="status">
+          Location is off: the hospital sees no ETA. Allow location for Inbound in the browser settings.
+        </p>
+      )}
       <div className="case-layout">
         <section className="case-layout__patient" aria-label="Patient">
           <PatientSummary caseData={caseData} />

@@ -2,7 +2,7 @@
  * What runs while a case is open (spec §4): a position every 15 s (high accuracy, no cached position)
  * to locationUpdates, and the auto-close once maxCaseLength minutes have passed since createdAt.
  */
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { LOCATION_UPDATE_MS } from '@inbound/contract';
 import { autoCloseDelayMs } from './caseModel';
 import { closeCase, recordLocation } from './mutations';
@@ -10,20 +10,41 @@ import { closeCase, recordLocation } from './mutations';
 /** How often the auto-close deadline is checked: timers stop while a tablet sleeps, so it is polled. */
 export const AUTO_CLOSE_CHECK_MS = 5_000;
 
-export function useLocationUpdates(active: boolean): void {
+/** Whether positions reach the case: 'off' once the crew (or the device) has refused location. */
+export type LocationState = 'pending' | 'on' | 'off';
+
+/**
+ * A position every 15 s while a case is open. A refusal (PERMISSION_DENIED) stops the timer — asking
+ * again every 15 s only repeats the same error — and the case screen says location is off (issue 16,
+ * item 7); a position that is merely unavailable for now (tunnel, no fix) keeps the timer going.
+ */
+export function useLocationUpdates(active: boolean): LocationState {
+  const [state, setState] = useState<LocationState>('pending');
   useEffect(() => {
     if (!active || typeof navigator === 'undefined' || !('geolocation' in navigator)) return;
     const options: PositionOptions = { enableHighAccuracy: true, maximumAge: 0, timeout: LOCATION_UPDATE_MS };
     const report = () =>
       navigator.geolocation.getCurrentPosition(
-        (position) => void recordLocation(position),
-        (error) => console.warn('position unavailable', error.message),
+        (position) => {
+          setState('on');
+          void recordLocation(position);
+        },
+        (error) => {
+          if (error.code === error.PERMISSION_DENIED) {
+            clearInterval(timer);
+            setState('off');
+            return;
+          }
+          console.warn('position unavailable', error.message);
+        },
         options,
       );
     report();
+    // Read by `report`'s callbacks, which run later, once the timer exists.
     const timer = setInterval(report, LOCATION_UPDATE_MS);
     return () => clearInterval(timer);
   }, [active]);
+  return state;
 }
 
 export function useAutoClose(createdAt: string | null, maxCaseLengthMinutes: number | null): void {
