@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useSession } from '../../lib/session';
 import { TopBar } from '../../ui/TopBar';
+import { CaseProtocolButton } from '../protocol/CaseProtocolButton';
 import { ComplaintsTab } from '../complaints/ComplaintsTab';
 import { MessageCenterButton } from '../messages/MessageCenterButton';
 import { AgeGender } from './AgeGender';
@@ -65,6 +66,7 @@ export function CasePage() {
           <PatientSummary caseData={caseData} />
           <AgeGender caseData={caseData} />
           {team?.patientInfoForm && <PatientInfoButton caseData={caseData} form={team.patientInfoForm} />}
+          <CaseProtocolButton caseData={caseData} />
           {hospitalChoices && <HospitalChoices hospitals={hospitals} destination={destination} />}
         </section>
         <CaseTabs complaints={<ComplaintsTab caseData={caseData} />} />
