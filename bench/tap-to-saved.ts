@@ -170,19 +170,20 @@ function genderTap(gender: 'Male' | 'Female', pressed: boolean): Tap {
   };
 }
 
-/** The age dialog is opened and filled first; the tap timed is Save. */
+/** The age dialog (from the unit button) is opened and filled first; the tap timed is Save, seen on the unit. */
 function ageTap(age: number, unit: 'Years' | 'Months'): Tap {
   return {
     name: `age ${age} ${unit}`,
     entries: 1,
     run: async (page) => {
-      const chip = page.getByRole('group', { name: 'Age and gender' }).getByRole('button', { name: /^Age/ });
+      const chip = page.getByRole('group', { name: 'Age and gender' }).getByRole('button', { name: /^Age unit/ });
       const chipHandle = await chip.elementHandle();
       await chip.click();
       const dialog = page.getByRole('dialog', { name: 'Age' });
       await dialog.getByRole('button', { name: unit, exact: true }).click();
       await dialog.getByLabel(`Age in ${unit.toLowerCase()}`).fill(String(age));
-      await arm(page, chipHandle, { text: `Age ${age} ${unit}` });
+      // Rounds alternate Years and Months, so the unit button's text changes with every saved age.
+      await arm(page, chipHandle, { text: unit });
       await dialog.getByRole('button', { name: 'Save' }).click();
       return collect(page, 1);
     },

@@ -1,6 +1,8 @@
+import { constants as zlibConstants } from 'node:zlib';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 // The file itself, not the package: Node loads this config before anything bundles workspace TypeScript.
 import { API_PATH_PREFIXES } from '../../packages/contract/src/paths';
 
@@ -95,6 +97,17 @@ export default defineConfig(({ mode }) => ({
         importScripts: ['/sw-extensions.js'],
         sourcemap: false,
       },
+    }),
+    // Brotli and gzip copies of every text file beside it; the server picks one by Accept-Encoding (issue 16:
+    // a crew's first load is over cellular). Compressed once here at the highest levels, never per request.
+    compression({
+      include: /\.(js|css|html|svg|webmanifest|json)$/,
+      exclude: /\.map$/,
+      threshold: 1024,
+      algorithms: [
+        defineAlgorithm('brotliCompress', { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }),
+        defineAlgorithm('gzip', { level: 9 }),
+      ],
     }),
   ],
   build: { outDir: mode === 'desktop' ? 'dist-desktop' : 'dist', emptyOutDir: true, sourcemap: true },

@@ -138,11 +138,14 @@ export async function chooseComplaint(page: Page, name: string, section: string)
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** A tag's button in a section. Data-enabled tags read `{name} …` (a CSS ::after says "opens a dialog"). */
+/**
+ * A tag's button in a section. Data-enabled tags read `{name} …` (a CSS ::after says "opens a dialog"), or
+ * `{name} {value}` once a value is saved ("Last Known Well 13:05, 42 min ago", "Blood Glucose 110 mg/dL").
+ */
 export function tagButton(page: Page, section: string, tag: string) {
   return page
     .getByRole('region', { name: section })
-    .getByRole('button', { name: new RegExp(`^${escapeRegExp(tag)}( …)?$`) });
+    .getByRole('button', { name: new RegExp(`^${escapeRegExp(tag)}( …| \\d.*| unknown)?$`) });
 }
 
 /** Taps a plain tag in a section and waits for its pressed state. */
@@ -152,14 +155,32 @@ export async function tapTag(page: Page, section: string, tag: string, pressed: 
   await expect(button).toHaveAttribute('aria-pressed', String(pressed));
 }
 
+/** The age field of the case screen, as it reads for `unit` (issue 16: the age is typed in place). */
+export function ageField(page: Page, unit: 'Years' | 'Months' | 'Weeks') {
+  return page
+    .getByRole('group', { name: 'Age and gender' })
+    .getByRole('textbox', { name: `Age in ${unit.toLowerCase()}` });
+}
+
+/** Types the age in place when the unit is already right; otherwise through the unit button's dialog. */
 export async function setAge(page: Page, age: number, unit: 'Years' | 'Months' | 'Weeks'): Promise<void> {
-  await page.getByRole('group', { name: 'Age and gender' }).getByRole('button', { name: /^Age/ }).click();
-  const dialog = page.getByRole('dialog', { name: 'Age' });
-  await dialog.getByRole('button', { name: unit, exact: true }).click();
-  await dialog.getByLabel(`Age in ${unit.toLowerCase()}`).fill(String(age));
-  await dialog.getByRole('button', { name: 'Save' }).click();
-  await expect(dialog).toBeHidden();
-  await expect(page.getByRole('button', { name: `Age ${age} ${unit}` })).toBeVisible();
+  const group = page.getByRole('group', { name: 'Age and gender' });
+  const unitButton = group.getByRole('button', { name: /^Age unit / });
+  if ((await unitButton.innerText()).trim() === unit) {
+    const field = ageField(page, unit);
+    await field.click();
+    await field.fill(String(age));
+    await field.press('Enter');
+  } else {
+    await unitButton.click();
+    const dialog = page.getByRole('dialog', { name: 'Age' });
+    await dialog.getByRole('button', { name: unit, exact: true }).click();
+    await dialog.getByLabel(`Age in ${unit.toLowerCase()}`).fill(String(age));
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog).toBeHidden();
+  }
+  await expect(ageField(page, unit)).toHaveValue(String(age));
+  await expect(ageField(page, unit)).not.toBeFocused();
 }
 
 export async function tapGender(page: Page, gender: 'Male' | 'Female', pressed: boolean): Promise<void> {
@@ -187,12 +208,26 @@ export async function expectWaiting(page: Page, count: number, timeout = 10_000)
   await expect(page.getByRole('status').filter({ hasText: messages.changesWaiting(count) })).toBeVisible({ timeout });
 }
 
+/** The chosen destination as the case screen shows it: the pressed one-tap choice, or the hospital bar. */
+export function destinationShown(page: Page, name: string) {
+  return page
+    .getByRole('group', { name: 'Destination hospital' })
+    .getByRole('button', { name: new RegExp(`^${escapeRegExp(name)}`), pressed: true })
+    .or(page.getByRole('button', { name: `Hospital ${name}` }));
+}
+
+/** A team with a few hospitals has one-tap choices on the case screen (issue 16); more use the picker. */
 export async function chooseHospital(page: Page, name: string): Promise<void> {
-  await page.getByRole('button', { name: /^(Select Hospital|Hospital .*)$/ }).click();
-  const picker = page.getByRole('dialog', { name: 'Select Hospital' });
-  await picker.getByRole('button', { name: new RegExp(`^${escapeRegExp(name)}`) }).click();
-  await expect(picker).toBeHidden();
-  await expect(page.getByRole('button', { name: `Hospital ${name}` })).toBeVisible();
+  const choices = page.getByRole('group', { name: 'Destination hospital' });
+  if (await choices.isVisible()) {
+    await choices.getByRole('button', { name: new RegExp(`^${escapeRegExp(name)}`) }).click();
+  } else {
+    await page.getByRole('button', { name: /^(Select Hospital|Hospital .*)$/ }).click();
+    const picker = page.getByRole('dialog', { name: 'Select Hospital' });
+    await picker.getByRole('button', { name: new RegExp(`^${escapeRegExp(name)}`) }).click();
+    await expect(picker).toBeHidden();
+  }
+  await expect(destinationShown(page, name)).toBeVisible();
 }
 
 export async function fillPatientInfo(page: Page, values: Record<string, string>): Promise<void> {

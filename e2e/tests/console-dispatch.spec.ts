@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
+import { destinationShown } from '../support/cases';
 import { DISPATCH_NUMBER_PATTERN, messages, transferMessages } from '@inbound/contract';
 import { consolePage } from '../support/console';
 import { atPath, readMessageCenter, signInToStart, snap } from '../support/crew';
@@ -64,7 +65,7 @@ test('dispatch: ed1 dispatches a stroke → medic1 loads it from the Message Cen
   await expect(page.getByRole('heading', { name: `Case ${caseNumber}` })).toBeVisible();
   // The complaint is Stroke: its sections are open on the complaints tab.
   await expect(page.getByRole('region', { name: 'Deficits' })).toBeVisible();
-  await expect(page.getByRole('button', { name: `Hospital ${hospitals.riversideRegional}` })).toBeVisible();
+  await expect(destinationShown(page, hospitals.riversideRegional)).toBeVisible();
   await snap(page, testInfo, 'crew-dispatched-case-loaded', { fullPage: false });
 
   // ed1's board: the dispatch is claimed by the truck, and the case is an inbound card.

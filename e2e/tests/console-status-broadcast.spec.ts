@@ -11,15 +11,15 @@ import { consolePage } from '../support/console';
 import { readMessageCenter, signInToStart, snap } from '../support/crew';
 import { hospitals, teams, users } from '../support/demo';
 
-test('status: ed1 sets a critical status → medic1’s hospital selector shows it live; clearing removes it', async ({
+test('status: ed1 sets a critical status → medic1’s hospital choices show it live; clearing removes it', async ({
   page,
   browser,
 }, testInfo) => {
   await signInToStart(page, users.medic1.username, teams.riverside, 'Medic 1');
   await startCase(page);
-  await page.getByRole('button', { name: /^(Select Hospital|Hospital .*)$/ }).click();
-  const picker = page.getByRole('dialog', { name: 'Select Hospital' });
-  const riverside = picker.getByRole('button', { name: new RegExp(`^${hospitals.riversideRegional}`) });
+  // The team's few hospitals are one-tap choices on the case screen, with their badges (issue 16).
+  const choices = page.getByRole('group', { name: 'Destination hospital' });
+  const riverside = choices.getByRole('button', { name: new RegExp(`^${hospitals.riversideRegional}`) });
   await expect(riverside).toBeVisible();
 
   const ed = await consolePage(browser);

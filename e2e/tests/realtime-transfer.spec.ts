@@ -3,11 +3,13 @@ import Database from 'better-sqlite3';
 import path from 'node:path';
 import { transferMessages } from '@inbound/contract';
 import {
+  ageField,
   apiToken,
   caseIdByNumber,
   caseNumberFromHeading,
   chooseComplaint,
   chooseHospital,
+  destinationShown,
   expectNothingWaiting,
   getCase,
   setAge,
@@ -98,9 +100,9 @@ test('medic1 hands the case to medic2: request, accept, the case with every fiel
   await expect(sender).toHaveURL(atPath('/start'));
   await expect(receiver).toHaveURL(atPath('/case'));
   await expect(receiver.getByRole('heading', { name: `Case ${caseNumber}` })).toBeVisible();
-  await expect(receiver.getByRole('button', { name: 'Age 67 Years' })).toBeVisible();
+  await expect(ageField(receiver, 'Years')).toHaveValue('67');
   await expect(receiver.getByRole('button', { name: 'Female', exact: true })).toHaveAttribute('aria-pressed', 'true');
-  await expect(receiver.getByRole('button', { name: `Hospital ${hospitals.riversideRegional}` })).toBeVisible();
+  await expect(destinationShown(receiver, hospitals.riversideRegional)).toBeVisible();
   await expect(receiver.getByRole('region', { name: 'Deficits' })).toBeVisible();
   await expect(
     receiver.getByRole('region', { name: 'Deficits' }).getByRole('button', { name: /^Facial Droop/ }),

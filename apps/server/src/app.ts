@@ -18,6 +18,7 @@ import { registerApiDocs } from './http/api-docs.js';
 import type { RouteContext } from './http/bind-route.js';
 import { registerSecurityHeaders } from './http/security.js';
 import { parseJsonBody, refuseUnsafeParameters } from './http/text-safety.js';
+import { registerCompression } from './http/compression.js';
 import { registerStaticApps } from './http/static-apps.js';
 import { createSharedState } from './shared-state.js';
 import { loggerOptions } from './logger.js';
@@ -186,6 +187,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
 
   await registerSecurityHeaders(app, config.publicUrl, config.mapTileUrl);
+  await registerCompression(app);
   // Rate limits and the upload lock, in Redis when several processes share the work (shared-state.ts).
   const shared = await createSharedState(
     config.redisUrl ? { url: config.redisUrl, prefix: config.redisKeyPrefix } : null,

@@ -41,7 +41,11 @@ export function Modal({
     const self = Symbol('modal');
     openModals.push(self);
     const previouslyFocused = document.activeElement as HTMLElement | null;
-    const first = panel.current?.querySelector<HTMLElement>('[data-autofocus], input, textarea, button');
+    // The field marked to take focus wins over anything before it (the Age dialog's number field, not its
+    // unit buttons: the numeric keypad opens at once).
+    const first =
+      panel.current?.querySelector<HTMLElement>('[data-autofocus]') ??
+      panel.current?.querySelector<HTMLElement>('input, textarea, button');
     (first ?? panel.current)?.focus();
     const onKey = (event: KeyboardEvent) => {
       if (openModals.at(-1) !== self) return;

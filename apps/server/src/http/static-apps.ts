@@ -34,6 +34,8 @@ export async function registerStaticApps(
     await app.register(fastifyStatic, {
       root: dists.crewDist,
       prefix: '/',
+      // The build's .br / .gz copies (vite.config.ts), chosen by Accept-Encoding, with Vary.
+      preCompressed: true,
       cacheControl: false,
       setHeaders: cacheHeaders,
     });
@@ -47,6 +49,7 @@ export async function registerStaticApps(
       prefix: `${HOSPITAL_PREFIX}/`,
       decorateReply: false,
       redirect: true,
+      preCompressed: true,
       cacheControl: false,
       setHeaders: cacheHeaders,
     });

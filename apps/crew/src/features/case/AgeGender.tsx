@@ -10,33 +10,93 @@ const GENDERS: { value: Gender; label: string }[] = [
   { value: 'F', label: 'Female' },
 ];
 
-/** Age and gender (spec §2, §4): tapping the chosen gender clears it; age through the age modal. */
+/**
+ * Age and gender in one row (spec §2, §4; issue 16, item 2): the age is typed straight into a number
+ * field (the numeric keypad opens on the tap) and saved when the crew moves on or presses Enter; the
+ * unit button opens the age dialog (Years, Months or Weeks, Clear). Tapping the chosen gender clears it.
+ */
 export function AgeGender({ caseData }: { caseData: StoredCase }) {
   const [editingAge, setEditingAge] = useState(false);
-  const ageText = caseData.age === null ? 'Age' : `Age ${caseData.age} ${AGE_PERIOD_LABELS[caseData.agePeriod]}`;
+  const unit = AGE_PERIOD_LABELS[caseData.agePeriod];
   return (
-    <div className="age-gender" role="group" aria-label="Age and gender">
-      <button
-        type="button"
-        className={caseData.age === null ? 'chip' : 'chip chip--on'}
-        aria-haspopup="dialog"
-        onClick={() => setEditingAge(true)}
-      >
-        {ageText}
-      </button>
-      {GENDERS.map((gender) => (
+    <div className="age-gender-block">
+      <div className="age-gender" role="group" aria-label="Age and gender">
+        <AgeField caseData={caseData} />
         <button
-          key={gender.value}
           type="button"
-          className={caseData.gender === gender.value ? 'chip chip--on' : 'chip'}
-          aria-pressed={caseData.gender === gender.value}
-          onClick={() => void tapGender(gender.value)}
+          className="chip chip--unit"
+          aria-haspopup="dialog"
+          aria-label={`Age unit ${unit}`}
+          onClick={() => setEditingAge(true)}
         >
-          {gender.label}
+          {unit}
         </button>
-      ))}
+        {GENDERS.map((gender) => (
+          <button
+            key={gender.value}
+            type="button"
+            className={caseData.gender === gender.value ? 'chip chip--on' : 'chip'}
+            aria-pressed={caseData.gender === gender.value}
+            onClick={() => void tapGender(gender.value)}
+          >
+            {gender.label}
+          </button>
+        ))}
+      </div>
       {editingAge && <AgeModal caseData={caseData} onClose={() => setEditingAge(false)} />}
     </div>
+  );
+}
+
+/** The age typed in place: saved on Enter or when focus leaves; a value out of range says the range. */
+function AgeField({ caseData }: { caseData: StoredCase }) {
+  const saved = caseData.age === null ? '' : String(caseData.age);
+  // What the crew is typing (null when not typing): a change from elsewhere — the dialog, a transfer, a
+  // reload — shows unless the crew is in the middle of typing.
+  const [draft, setDraft] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const hintId = useId();
+  const text = draft ?? saved;
+
+  const commit = () => {
+    const result = validateAge(text, caseData.agePeriod);
+    if (result.kind === 'invalid') {
+      setError(result.message);
+      return;
+    }
+    setDraft(null);
+    setError(null);
+    if (result.kind === 'valid' && result.age !== caseData.age) void setAge(result.age, caseData.agePeriod);
+  };
+
+  return (
+    <>
+      <input
+        className={caseData.age === null ? 'age-field' : 'age-field age-field--set'}
+        inputMode="numeric"
+        pattern="[0-9]*"
+        enterKeyHint="done"
+        autoComplete="off"
+        placeholder="Age"
+        aria-label={`Age in ${AGE_PERIOD_LABELS[caseData.agePeriod].toLowerCase()}`}
+        aria-invalid={error !== null}
+        aria-describedby={error ? hintId : undefined}
+        value={text}
+        onChange={(event) => {
+          setDraft(event.target.value.replace(/[^0-9]/g, ''));
+          setError(null);
+        }}
+        onBlur={commit}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') event.currentTarget.blur();
+        }}
+      />
+      {error && (
+        <p id={hintId} className="age-gender__error" role="alert">
+          {messages.ageHint(AGE_MAX_BY_PERIOD[caseData.agePeriod])}
+        </p>
+      )}
+    </>
   );
 }
 

@@ -149,11 +149,12 @@ describe('case screen', () => {
     expect(screen.getByRole('button', { name: 'Female' })).toHaveAttribute('aria-pressed', 'false');
     await user.click(screen.getByRole('button', { name: 'Male' }));
 
-    await user.click(screen.getByRole('button', { name: 'Age' }));
-    const ageDialog = screen.getByRole('dialog', { name: 'Age' });
-    await user.type(within(ageDialog).getByLabelText('Age in years'), '67');
-    await user.click(within(ageDialog).getByRole('button', { name: 'Save' }));
-    expect(screen.getByRole('button', { name: 'Age 67 Years' })).toBeInTheDocument();
+    // The age is typed in place (issue 16) and saved on Enter.
+    const age = screen.getByRole('textbox', { name: 'Age in years' });
+    await user.click(age);
+    await user.type(age, '67{Enter}');
+    expect(age).toHaveValue('67');
+    expect(age).not.toHaveFocus();
 
     expect(await server.sent()).toEqual([
       ['PATCH /v4/twiageCases/case-1', { complaint: 'stroke' }],
@@ -184,13 +185,15 @@ describe('case screen', () => {
     const server = caseServer();
     await caseOutbox.start();
     const { user } = renderApp('/case', caseSession());
-    await user.click(await screen.findByRole('button', { name: 'Age' }));
+    await user.click(await screen.findByRole('button', { name: 'Age unit Years' }));
     let dialog = screen.getByRole('dialog', { name: 'Age' });
     expect(within(dialog).getByText(messages.ageHint(120))).toBeInTheDocument();
+    // The number field has the focus, so the numeric keypad opens at once (issue 16).
+    expect(within(dialog).getByLabelText('Age in years')).toHaveFocus();
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
 
-    await user.click(screen.getByRole('button', { name: 'Age' }));
+    await user.click(screen.getByRole('button', { name: 'Age unit Years' }));
     dialog = screen.getByRole('dialog', { name: 'Age' });
     await user.click(within(dialog).getByRole('button', { name: 'Months' }));
     expect(within(dialog).getByText(messages.ageHint(24))).toBeInTheDocument();
@@ -200,11 +203,22 @@ describe('case screen', () => {
     await user.clear(within(dialog).getByLabelText('Age in months'));
     await user.type(within(dialog).getByLabelText('Age in months'), '18');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(screen.getByRole('button', { name: 'Age 18 Months' })).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Age in months' })).toHaveValue('18');
+    expect(screen.getByRole('button', { name: 'Age unit Months' })).toBeInTheDocument();
 
-    await user.click(screen.getByRole('button', { name: 'Age 18 Months' }));
+    // Typed in place, out of range: the range is said and nothing is sent.
+    const inPlace = screen.getByRole('textbox', { name: 'Age in months' });
+    await user.clear(inPlace);
+    await user.type(inPlace, '30{Enter}');
+    expect(screen.getByRole('alert')).toHaveTextContent(messages.ageHint(24));
+    expect(inPlace).toHaveAttribute('aria-invalid', 'true');
+    await user.clear(inPlace);
+    await user.type(inPlace, '18{Enter}');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Age unit Months' }));
     await user.click(within(screen.getByRole('dialog', { name: 'Age' })).getByRole('button', { name: 'Clear' }));
-    expect(screen.getByRole('button', { name: 'Age' })).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Age in months' })).toHaveValue('');
 
     expect(await server.sent()).toEqual([
       ['PATCH /v4/twiageCases/case-1', { age: 18, agePeriod: 2 }],
@@ -224,9 +238,10 @@ describe('case screen', () => {
     expect(add).toBeEnabled();
     await user.click(add);
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Last Known Well' })).toHaveAttribute('aria-pressed', 'true');
+    // The saved value shows on the tag itself (issue 16).
+    expect(screen.getByRole('button', { name: 'Last Known Well 14' })).toHaveAttribute('aria-pressed', 'true');
 
-    await user.click(screen.getByRole('button', { name: 'Last Known Well' }));
+    await user.click(screen.getByRole('button', { name: 'Last Known Well 14' }));
     dialog = screen.getByRole('dialog', { name: 'Last Known Well' });
     const history = within(dialog).getByRole('region', { name: 'Earlier values' });
     expect(history).toHaveTextContent('GCS: 14');
@@ -235,7 +250,7 @@ describe('case screen', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
 
-    await user.click(screen.getByRole('button', { name: 'Last Known Well' }));
+    await user.click(screen.getByRole('button', { name: 'Last Known Well 14' }));
     dialog = screen.getByRole('dialog', { name: 'Last Known Well' });
     fireEvent.change(within(dialog).getByLabelText('Time'), { target: { value: '2026-11-21T22:10' } });
     await user.click(within(dialog).getByRole('button', { name: 'ADD' }));
@@ -330,27 +345,36 @@ describe('case screen', () => {
     ]);
   });
 
-  it('hospital selector: status badges, the non-platform banner, the same hospital again ignored', async () => {
+  it('hospital choices: one tap each with status badges, the non-platform banner, the same hospital again ignored, recent first', async () => {
     const server = caseServer();
     await caseOutbox.start();
-    const { user } = renderApp('/case', caseSession());
-    await user.click(await screen.findByRole('button', { name: 'Select Hospital' }));
-    const picker = screen.getByRole('dialog', { name: 'Select Hospital' });
-    expect(within(picker).getByText('CT down')).toHaveClass('status-badge--critical');
-    await user.click(within(picker).getByRole('button', { name: 'County Clinic' }));
+    const { user, unmount } = renderApp('/case', caseSession());
+    // A few hospitals: one tap each on the case screen (issue 16), no picker needed.
+    const choices = await screen.findByRole('group', { name: 'Destination hospital' });
+    expect(within(choices).getByText('CT down')).toHaveClass('status-badge--critical');
+    await user.click(within(choices).getByRole('button', { name: /^County Clinic/ }));
+    expect(within(choices).getByRole('button', { name: /^County Clinic/ })).toHaveAttribute('aria-pressed', 'true');
     expect(screen.getByRole('note')).toHaveTextContent(messages.noDataToHospital);
     expect(screen.getByRole('note').textContent).toBe('No data will be sent to the hospital.');
 
-    await user.click(screen.getByRole('button', { name: 'Hospital County Clinic' }));
-    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: "St. Mary's Hospital" }));
+    await user.click(within(choices).getByRole('button', { name: /^St\. Mary's Hospital/ }));
     expect(screen.queryByRole('note')).not.toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: "Hospital St. Mary's Hospital" }));
-    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: "St. Mary's Hospital" }));
+    await user.click(within(choices).getByRole('button', { name: /^St\. Mary's Hospital/ }));
 
     expect(await server.sent()).toEqual([
       ['PATCH /v4/twiageCases/case-1', { destinationHospital: 'county' }],
       ['PATCH /v4/twiageCases/case-1', { destinationHospital: 'stmary' }],
     ]);
+    unmount();
+
+    // The next case screen lists the most recently chosen first.
+    renderApp('/case', caseSession());
+    const next = await screen.findByRole('group', { name: 'Destination hospital' });
+    const names = within(next)
+      .getAllByRole('button')
+      .map((button) => button.textContent ?? '');
+    expect(names[0]).toMatch(/^St\. Mary's Hospital/);
+    expect(names[1]).toMatch(/^County Clinic/);
   });
 
   it("MEDIA shows the media buttons with the case's counts; CHAT shows the conversation", async () => {
@@ -499,6 +523,28 @@ describe('closing the case', () => {
     await waitFor(() => expect(getCurrentPosition).toHaveBeenCalled());
     expect(getCurrentPosition.mock.calls[0]?.[2]).toMatchObject({ enableHighAccuracy: true, maximumAge: 0 });
     expect(await pending()).toEqual(['POST /v4/twiageCases/case-1/locationUpdates']);
+  });
+
+  it('location refused: says so once on the case screen and stops asking every 15 s', async () => {
+    mockFetch({
+      'GET /notification/broadcast/me': { body: { data: [] } },
+      'GET /v4/complaintSets': { body: [complaintSet] },
+    });
+    const getCurrentPosition = vi.fn((_success: PositionCallback, error?: PositionErrorCallback) =>
+      error?.({ code: 1, PERMISSION_DENIED: 1, message: 'User denied Geolocation' } as GeolocationPositionError),
+    );
+    Object.defineProperty(navigator, 'geolocation', { value: { getCurrentPosition }, configurable: true });
+    const interval = vi.spyOn(window, 'clearInterval');
+    onTestFinished(() => {
+      Reflect.deleteProperty(navigator, 'geolocation');
+      interval.mockRestore();
+    });
+    renderApp('/case', caseSession());
+    expect(await screen.findByText(/^Location is off: the hospital sees no ETA/)).toBeInTheDocument();
+    expect(getCurrentPosition).toHaveBeenCalledTimes(1);
+    // The 15 s timer was stopped by the refusal itself, not only when the screen closed.
+    expect(interval).toHaveBeenCalled();
+    expect(await pending()).toEqual([]);
   });
 });
 

@@ -9,7 +9,7 @@ import { destinationOf, isCaseClosable } from './caseModel';
 import { CaseTabs } from './CaseTabs';
 import { CloseCaseDialog, type CloseStep } from './CloseCase';
 import { EdAcknowledgement } from './EdAcknowledgement';
-import { HospitalBar, HospitalPicker } from './HospitalSelector';
+import { HospitalBar, HospitalChoices, HospitalPicker, MAX_HOSPITAL_CHOICES } from './HospitalSelector';
 import { closeCase } from './mutations';
 import { NetworkStatus } from './NetworkStatus';
 import { PatientInfoButton, PatientSummary } from './PatientInfo';
@@ -34,16 +34,18 @@ export function CasePage() {
   const [closeStep, setCloseStep] = useState<CloseStep | null>(null);
   const [pickingHospital, setPickingHospital] = useState(false);
 
-  useLocationUpdates(caseActive && caseData !== null);
+  const location = useLocationUpdates(caseActive && caseData !== null);
   useAutoClose(caseData?.createdAt ?? null, team?.maxCaseLength ?? null);
 
   // The guard sends the crew to Start when there is no case; nothing to show meanwhile.
   if (!caseData) return null;
   const hospitals = team?.hospitals ?? [];
   const destination = destinationOf(caseData, team);
+  // A few hospitals: one tap each on the screen; more: the bar that opens the picker.
+  const hospitalChoices = hospitals.length > 0 && hospitals.length <= MAX_HOSPITAL_CHOICES;
 
   return (
-    <div className="page page--case">
+    <div className={hospitalChoices ? 'page page--case page--case-choices' : 'page page--case'}>
       <TopBar
         title={`Case ${caseData.caseNumber}`}
         start={
@@ -57,23 +59,31 @@ export function CasePage() {
         }
         end={<MessageCenterButton />}
       />
-      <NetworkStatus caseId={caseData.id} />
+      <NetworkStatus caseId={caseData.id} destination={destination} />
       {DesktopPositionLine && (
         <Suspense fallback={null}>
           <DesktopPositionLine />
         </Suspense>
       )}
       <EdAcknowledgement caseId={caseData.id} />
+      {location === 'off' && (
+        <p className="location-off" role="status">
+          Location is off: the hospital sees no ETA. Allow location for Inbound in the browser settings.
+        </p>
+      )}
       <div className="case-layout">
         <section className="case-layout__patient" aria-label="Patient">
           <PatientSummary caseData={caseData} />
           <AgeGender caseData={caseData} />
           {team?.patientInfoForm && <PatientInfoButton caseData={caseData} form={team.patientInfoForm} />}
           <CaseProtocolButton caseData={caseData} />
+          {hospitalChoices && <HospitalChoices hospitals={hospitals} destination={destination} />}
         </section>
         <CaseTabs complaints={<ComplaintsTab caseData={caseData} />} />
       </div>
-      <HospitalBar hospitals={hospitals} destination={destination} onOpenPicker={() => setPickingHospital(true)} />
+      {!hospitalChoices && (
+        <HospitalBar hospitals={hospitals} destination={destination} onOpenPicker={() => setPickingHospital(true)} />
+      )}
       {pickingHospital && (
         <HospitalPicker
           hospitals={hospitals}

@@ -1,7 +1,8 @@
 import { useSyncExternalStore } from 'react';
-import { messages } from '@inbound/contract';
+import { messages, type Hospital } from '@inbound/contract';
 import { caseOutbox } from '../../lib/caseOutbox';
 import { useOutboxStatus } from '../../lib/outbox';
+import { DeliveryState } from './DeliveryState';
 import { RejectedChanges } from './RejectedChanges';
 
 function subscribeOnline(onChange: () => void): () => void {
@@ -27,7 +28,7 @@ export function useBrowserOnline(): boolean {
  * last request got an answer — what is still waiting to be sent, and any change the server refused,
  * with its message and Retry / Discard.
  */
-export function NetworkStatus({ caseId }: { caseId: string }) {
+export function NetworkStatus({ caseId, destination = null }: { caseId: string; destination?: Hospital | null }) {
   const browserOnline = useBrowserOnline();
   const status = useOutboxStatus(caseOutbox, caseId);
   const online = browserOnline && status.online;
@@ -39,6 +40,7 @@ export function NetworkStatus({ caseId }: { caseId: string }) {
         </span>
         {status.pending > 0 && <span className="case-status__pending">{messages.changesWaiting(status.pending)}</span>}
         {status.held && <span className="case-status__held">{messages.signInToSend}</span>}
+        <DeliveryState caseId={caseId} destination={destination} online={online} />
       </div>
       <RejectedChanges changes={status.rejected} />
     </div>

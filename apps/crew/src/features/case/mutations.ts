@@ -67,6 +67,20 @@ export function chooseComplaint(complaintId: string): Promise<void> {
   );
 }
 
+/**
+ * A change of complaint that drops the old complaint's tags (issue 16, item 5; the crew was asked): the
+ * removals first, while the tags still belong to the case's complaint on the server, then the complaint.
+ */
+export function changeComplaint(complaintId: string): Promise<void> {
+  const current = useSession.getState().case;
+  if (!current || current.complaint === complaintId) return Promise.resolve();
+  const removals: TagChange[] = current.tags.map((tag) => ({ op: 'remove', tagId: tag.id }));
+  return recordChange(
+    (c) => ({ ...applyTagChanges(c, removals), complaint: complaintId }),
+    (id) => [...tagMutations(id, removals), caseMutations.patchCase(id, { complaint: complaintId })],
+  );
+}
+
 export function chooseHospital(hospitalId: string): Promise<void> {
   const current = useSession.getState().case;
   if (!current || current.destinationHospital?.id === hospitalId) return Promise.resolve();

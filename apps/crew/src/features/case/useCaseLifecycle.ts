@@ -3,7 +3,7 @@
  * modem fix while it is fresh, else the browser's (high accuracy, no cached position) — and the
  * auto-close once maxCaseLength minutes have passed since createdAt.
  */
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { LOCATION_UPDATE_MS } from '@inbound/contract';
 import { currentModemPosition } from '../../lib/positionSource';
 import { autoCloseDelayMs } from './caseModel';
@@ -12,23 +12,47 @@ import { closeCase, recordLocation } from './mutations';
 /** How often the auto-close deadline is checked: timers stop while a tablet sleeps, so it is polled. */
 export const AUTO_CLOSE_CHECK_MS = 5_000;
 
-export function useLocationUpdates(active: boolean): void {
+/** Whether positions reach the case: 'off' once the crew (or the device) has refused location. */
+export type LocationState = 'pending' | 'on' | 'off';
+
+/**
+ * A position every 15 s while a case is open: the desktop modem's fix when it is fresh, else the browser's.
+ * A refusal (PERMISSION_DENIED) stops asking the browser — asking again every 15 s only repeats the same
+ * error — and the case screen says location is off (issue 16, item 7); a position that is merely
+ * unavailable for now (tunnel, no fix) keeps asking.
+ */
+export function useLocationUpdates(active: boolean): LocationState {
+  const [state, setState] = useState<LocationState>('pending');
   useEffect(() => {
     if (!active) return;
     const options: PositionOptions = { enableHighAccuracy: true, maximumAge: 0, timeout: LOCATION_UPDATE_MS };
+    let refused = false;
     const report = () => {
       const modem = currentModemPosition();
-      if (modem) return void recordLocation(modem);
-      if (typeof navigator === 'undefined' || !('geolocation' in navigator)) return;
+      if (modem) {
+        setState('on');
+        return void recordLocation(modem);
+      }
+      if (refused || typeof navigator === 'undefined' || !('geolocation' in navigator)) return;
       navigator.geolocation.getCurrentPosition(
-        ({ coords, timestamp }) =>
+        ({ coords, timestamp }) => {
+          setState('on');
           void recordLocation({
             latitude: coords.latitude,
             longitude: coords.longitude,
             accuracy: coords.accuracy,
             recordedAt: new Date(timestamp || Date.now()).toISOString(),
-          }),
-        (error) => console.warn('position unavailable', error.message),
+          });
+        },
+        (error) => {
+          if (error.code === error.PERMISSION_DENIED) {
+            // Asked again it would only fail again; a desktop modem's fixes still count (above).
+            refused = true;
+            setState('off');
+            return;
+          }
+          console.warn('position unavailable', error.message);
+        },
         options,
       );
     };
@@ -36,6 +60,7 @@ export function useLocationUpdates(active: boolean): void {
     const timer = setInterval(report, LOCATION_UPDATE_MS);
     return () => clearInterval(timer);
   }, [active]);
+  return state;
 }
 
 export function useAutoClose(createdAt: string | null, maxCaseLengthMinutes: number | null): void {

@@ -47,12 +47,16 @@ export function ChatTab({ caseId, messages, me }: ChatTabProps) {
   return (
     <div className="chat">
       {/* Always in the page: a live region announces what is added to it, not what it arrives with. */}
-      <ol className="chat__list" role="log" aria-label="Chat messages">
-        {items.map((item) => (
-          <ChatBubble key={item.id} item={item} caseId={caseId} />
-        ))}
-        <li ref={listEnd} aria-hidden="true" className="chat__end" />
-      </ol>
+      {/* The log is the scrolling region (focusable, so a keyboard can scroll it); the list inside keeps
+          its list role, which a log role on the <ol> itself would replace (axe: aria-allowed-role). */}
+      <div className="chat__log" role="log" aria-label="Chat messages" tabIndex={0}>
+        <ol className="chat__list">
+          {items.map((item) => (
+            <ChatBubble key={item.id} item={item} caseId={caseId} />
+          ))}
+          <li ref={listEnd} aria-hidden="true" className="chat__end" />
+        </ol>
+      </div>
       {items.length === 0 && <p className="empty-state">No messages yet.</p>}
       <form className="chat__compose" onSubmit={submit}>
         <input

@@ -1,11 +1,15 @@
 import { memo, useCallback, useMemo, useState } from 'react';
 import { DATA_ENABLED_CATEGORY, messages, type Complaint, type ComplaintSet, type Tag } from '@inbound/contract';
 import type { StoredCase } from '../../lib/session';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Spinner } from '../../ui/Spinner';
-import { chooseComplaint, tapTag } from '../case/mutations';
+import { useNow } from '../../ui/useNow';
+import { changeComplaint, chooseComplaint, tapTag } from '../case/mutations';
 import { DataTagModal } from './DataTagModal';
 import { useComplaintSet } from './queries';
 import { complaintTags, tagBackground, textColorFor } from './tagRules';
+import { describeTagValue, isTimeTag } from './tagValues';
+import { TimeChoices } from './TimeChoices';
 
 /**
  * The complaints tab (spec §2): the colour-coded list with the Priority 1/2/3 legend; once one is
@@ -23,16 +27,63 @@ export function ComplaintsTab({ caseData }: { caseData: StoredCase }) {
   if (chosen && !showList) {
     return <ComplaintDetail complaint={chosen} caseData={caseData} onBack={() => setShowList(true)} />;
   }
+  return <ComplaintChange set={set} caseData={caseData} chosen={chosen} onChosen={() => setShowList(false)} />;
+}
+
+/**
+ * The list, and the rule for a change of complaint (issue 16, item 5): tags belong to their complaint, so
+ * a change that would leave the old complaint's tags behind asks first and then removes them — the board
+ * and the crew's screen then show the same tags. A change with no tags selected needs no question.
+ */
+function ComplaintChange({
+  set,
+  caseData,
+  chosen,
+  onChosen,
+}: {
+  set: ComplaintSet;
+  caseData: StoredCase;
+  chosen: Complaint | null;
+  onChosen: () => void;
+}) {
+  const [pending, setPending] = useState<Complaint | null>(null);
+  const tagCount = caseData.tags.length;
   return (
-    <ComplaintList
-      set={set}
-      chosenId={caseData.complaint}
-      onChoose={(id) => {
-        void chooseComplaint(id);
-        setShowList(false);
-      }}
-    />
+    <>
+      <ComplaintList
+        set={set}
+        chosenId={caseData.complaint}
+        onChoose={(id) => {
+          const next = set.complaints.find((complaint) => complaint.id === id);
+          if (!next) return;
+          if (id !== caseData.complaint && tagCount > 0) {
+            setPending(next);
+            return;
+          }
+          void chooseComplaint(id);
+          onChosen();
+        }}
+      />
+      {pending && (
+        <ConfirmDialog
+          title="Change complaint"
+          message={changeComplaintMessage(chosen?.name ?? 'the complaint', pending.name, tagCount)}
+          confirmLabel={`Change to ${pending.name}`}
+          onCancel={() => setPending(null)}
+          onConfirm={() => {
+            void changeComplaint(pending.id);
+            setPending(null);
+            onChosen();
+          }}
+        />
+      )}
+    </>
   );
+}
+
+function changeComplaintMessage(from: string, to: string, tagCount: number): string {
+  const tags = tagCount === 1 ? 'its 1 tag' : `its ${tagCount} tags`;
+  return `Change the complaint from ${from} to ${to}? ${from} and ${tags} will be removed from the case.`;
 }
 
 function colourStyle(color: string) {
@@ -99,7 +150,11 @@ function ComplaintDetail({
 }) {
   const [dataTag, setDataTag] = useState<Tag | null>(null);
   const allTags = useMemo(() => complaintTags(complaint), [complaint]);
+  // The complaint's first time tag (a stroke's last known well) offers its times on the screen itself.
+  const onsetTagId = useMemo(() => allTags.find(isTimeTag)?.id ?? null, [allTags]);
+  const now = useNow();
   const selected = new Set(caseData.tags.map((tag) => tag.id));
+  const caseTags = new Map(caseData.tags.map((tag) => [tag.id, tag]));
   // Stable, so that a tap re-renders only the buttons whose state changed (TagButton is memoised), not
   // every tag of the complaint: the tap is answered sooner on a slow phone.
   const onTap = useCallback(
@@ -123,18 +178,26 @@ function ComplaintDetail({
       </span>
       {complaint.sections.map((section) => (
         <section key={section.id} className="tag-section" aria-label={section.name}>
-          <h3 className="tag-section__title">{section.name}</h3>
+          <h2 className="tag-section__title">{section.name}</h2>
           <div className="tag-section__tags">
             {section.tags.map((tag) => {
               const isSelected = selected.has(tag.id);
-              return (
+              const button = (
                 <TagButton
                   key={tag.id}
                   tag={tag}
                   selected={isSelected}
+                  value={isSelected ? describeTagValue(tag, caseTags.get(tag.id), now) : null}
                   background={tagBackground(complaint, isSelected)}
                   onTap={onTap}
                 />
+              );
+              if (tag.id !== onsetTagId) return button;
+              return (
+                <div key={tag.id} className="time-tag">
+                  {button}
+                  <TimeChoices tag={tag} complaintTags={allTags} caseTag={caseTags.get(tag.id) ?? null} />
+                </div>
               );
             })}
           </div>
@@ -155,24 +218,33 @@ function ComplaintDetail({
 const TagButton = memo(function TagButton({
   tag,
   selected,
+  value,
   background,
   onTap,
 }: {
   tag: Tag;
   selected: boolean;
+  /** The saved value of a data-enabled tag, as read ("13:05, 42 min ago"). */
+  value: string | null;
   background: string;
   onTap: (tag: Tag) => void;
 }) {
   return (
     <button
       type="button"
-      className="tag"
+      className={value ? 'tag tag--with-value' : 'tag'}
       style={{ backgroundColor: background, color: textColorFor(background) }}
       aria-pressed={selected}
       aria-haspopup={tag.category === DATA_ENABLED_CATEGORY ? 'dialog' : undefined}
       onClick={() => onTap(tag)}
     >
       {tag.name}
+      {value && (
+        <>
+          {' '}
+          <span className="tag__value">{value}</span>
+        </>
+      )}
     </button>
   );
 });

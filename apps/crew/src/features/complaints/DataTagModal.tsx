@@ -3,7 +3,10 @@ import type { CaseTag, Tag, TagField } from '@inbound/contract';
 import { Modal } from '../../ui/Modal';
 import { addTagValues, removeTag } from '../case/mutations';
 import { formatMessageTime } from '../messages/formatMessageTime';
+import { useNow } from '../../ui/useNow';
+import { TimeChoices } from './TimeChoices';
 import { tagFieldsToSubmit, toDateTimeLocalValue, type TagFieldDraft } from './tagRules';
+import { describeTagValue, formatFieldValue, isTimeTag } from './tagValues';
 
 const INPUT_TYPE: Record<TagField['type'], string> = {
   number: 'number',
@@ -36,6 +39,9 @@ export function DataTagModal({
   );
   const toSubmit = tagFieldsToSubmit(tag.data, drafts);
   const history = caseTag?.values ?? [];
+  const now = useNow();
+  const saved = describeTagValue(tag, caseTag, now);
+  const units = new Map(tag.data.map((field) => [field.key, field.unit]));
 
   return (
     <Modal
@@ -73,12 +79,14 @@ export function DataTagModal({
         </>
       }
     >
+      {isTimeTag(tag) && <TimeChoices tag={tag} complaintTags={complaintTags} caseTag={caseTag} onChosen={onClose} />}
       <div className="form">
         {tag.data.map((field) => (
           <TagFieldInput
             key={field.key}
             field={field}
             draft={drafts[field.key] ?? { value: '', edited: false }}
+            saved={tag.data.length === 1 ? saved : null}
             onChange={(value) => setDrafts((current) => ({ ...current, [field.key]: { value, edited: true } }))}
             onNow={() =>
               setDrafts((current) => ({
@@ -96,7 +104,11 @@ export function DataTagModal({
             {[...history].reverse().map((entry) => (
               <li key={entry.updatedAt} className="tag-history__item">
                 <time dateTime={entry.updatedAt}>{formatMessageTime(new Date(entry.updatedAt), new Date())}</time>
-                <span>{entry.fields.map((field) => `${field.name}: ${field.value}`).join(', ')}</span>
+                <span>
+                  {entry.fields
+                    .map((field) => `${field.name}: ${formatFieldValue(field, now, units.get(field.key))}`)
+                    .join(', ')}
+                </span>
               </li>
             ))}
           </ol>
@@ -109,11 +121,14 @@ export function DataTagModal({
 function TagFieldInput({
   field,
   draft,
+  saved,
   onChange,
   onNow,
 }: {
   field: TagField;
   draft: TagFieldDraft;
+  /** The value saved before, as read: the field starts empty, so it says what is on the case. */
+  saved: string | null;
   onChange: (value: string) => void;
   onNow: () => void;
 }) {
@@ -154,7 +169,7 @@ function TagFieldInput({
       )}
       {isDatetime && draft.value === '' && (
         <p id={hintId} className="field__hint">
-          Not set. Tap Now for the current time, or pick the date and time.
+          {saved ? `Saved: ${saved}. ` : 'Not set. '}Tap Now for the current time, or pick the date and time.
         </p>
       )}
     </div>

@@ -95,10 +95,13 @@ export function StartPage() {
           )}
         </nav>
         {team && <HospitalStatusList hospitals={team.hospitals} />}
-        <p className="tagline">{messages.tagline}</p>
-        <button type="button" className="button button--start" onClick={onStartCase}>
-          {messages.startCase}
-        </button>
+        {/* Held at the bottom of the screen on a phone: START CASE is never below the fold (issue 16). */}
+        <div className="start-action">
+          <p className="tagline">{messages.tagline}</p>
+          <button type="button" className="button button--start" onClick={onStartCase}>
+            {messages.startCase}
+          </button>
+        </div>
         {/* Below START CASE: a notice for later must never push the one urgent button off a phone's screen. */}
         <ClosedCasesStatus />
         <StorageWarning />

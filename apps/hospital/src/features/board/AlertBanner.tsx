@@ -12,7 +12,7 @@ interface AlertBannerProps {
 /**
  * The visual side of priority-1 alerts: ONE banner with a line per unacknowledged case, so several at
  * once do not push the board below the fold. A line stays until its case is acknowledged or hidden (it
- * comes back in 2 min). Many at once (a mass-casualty incident) show the first ALERT_LINES and a button
+ * comes back in 2 min). Newest first. Many at once (a mass-casualty incident) show the first ALERT_LINES and a button
  * for the rest, so the banner never hides the board it is about.
  */
 export const ALERT_LINES = 3;
@@ -20,7 +20,10 @@ export const ALERT_LINES = 3;
 export function AlertBanner({ cases, onAcknowledge, onDismiss, acknowledging }: AlertBannerProps) {
   const [showAll, setShowAll] = useState(false);
   if (cases.length === 0) return null;
-  const shown = showAll ? cases : cases.slice(0, ALERT_LINES);
+  // Newest first (issue 16, item 9): the case that just came in is the one staff must see, not the
+  // oldest, which has been on the banner for minutes already.
+  const newestFirst = [...cases].sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt));
+  const shown = showAll ? newestFirst : newestFirst.slice(0, ALERT_LINES);
   const more = cases.length - shown.length;
   return (
     <div className="p1-alert" role="alert" aria-live="assertive">

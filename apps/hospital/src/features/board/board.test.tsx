@@ -222,12 +222,20 @@ describe('AlertBanner', () => {
     expect(hidden).toEqual(['c']);
   });
 
-  it('shows three lines when many alert at once, and the rest on request', () => {
-    const cases = ['a', 'b', 'c', 'd', 'e'].map((id, i) => card(id, 1, i + 1));
+  it('shows three lines when many alert at once, newest first, and the rest on request', () => {
+    // e started last: it is the one the ED has not seen yet.
+    const cases = ['a', 'b', 'c', 'd', 'e'].map((id, i) =>
+      card(id, 1, i + 1, { startedAt: new Date(Date.UTC(2026, 10, 25, 10, i)).toISOString() }),
+    );
     render(<AlertBanner cases={cases} onAcknowledge={() => {}} onDismiss={() => {}} acknowledging={false} />);
     const alert = screen.getByRole('alert');
     expect(within(alert).getByText('▲ Priority 1 inbound (5)')).toBeTruthy();
     expect(within(alert).getAllByRole('listitem')).toHaveLength(3);
+    expect(
+      within(alert)
+        .getAllByRole('listitem')
+        .map((li) => li.querySelector('.p1-alert-text')?.textContent?.slice(-3)),
+    ).toEqual(['N-e', 'N-d', 'N-c']);
     fireEvent.click(within(alert).getByRole('button', { name: 'Show 2 more priority-1 cases' }));
     expect(within(alert).getAllByRole('listitem')).toHaveLength(5);
     fireEvent.click(within(alert).getByRole('button', { name: 'Show fewer' }));

@@ -28,6 +28,8 @@ export function formatElapsed(ms: number): string {
 /** A tag field's value as staff read it: date-times as hh:mm with how long ago, numbers as given. */
 export function formatFieldValue(field: TagFieldValue, now: number): string {
   if (field.type === 'datetime') {
+    // The crew's "Unknown" choice saves an empty time.
+    if (field.value === '') return 'unknown';
     const at = Date.parse(field.value);
     if (Number.isNaN(at)) return field.value;
     return `${formatClock(field.value)} (${formatElapsed(now - at)} ago)`;

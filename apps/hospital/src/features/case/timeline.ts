@@ -1,5 +1,5 @@
 import type { CaseTimelineEntry } from '@inbound/contract';
-import { formatAge, formatGender } from '../board/format';
+import { formatAge, formatClock, formatGender } from '../board/format';
 
 const MEDIA_NAMES: Record<string, string> = {
   photo: 'Photo',
@@ -10,6 +10,14 @@ const MEDIA_NAMES: Record<string, string> = {
 };
 
 const str = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
+
+/** A date-time as the screen's local clock (never the raw ISO text); empty means the crew said "unknown". */
+function fieldText(field: { value?: unknown; type?: unknown }): string {
+  const value = str(field.value);
+  if (field.type !== 'datetime') return value;
+  if (value === '') return 'unknown';
+  return Number.isNaN(Date.parse(value)) ? value : formatClock(value);
+}
 
 /** One line saying what a case event changed, in the words staff use. */
 export function describeEvent(entry: CaseTimelineEntry): string {
@@ -30,8 +38,8 @@ export function describeEvent(entry: CaseTimelineEntry): string {
     case 'tag':
       return `${d.action === 'removed' ? 'Removed' : 'Added'}: ${str(d.tagName) || str(d.tagId)}`;
     case 'dataEnabledTag': {
-      const fields = Array.isArray(d.fields) ? (d.fields as { name?: unknown; value?: unknown }[]) : [];
-      return `${str(d.tagName) || str(d.tagId)}: ${fields.map((f) => `${str(f.name)} ${str(f.value)}`.trim()).join(', ')}`;
+      const fields = Array.isArray(d.fields) ? (d.fields as { name?: unknown; value?: unknown; type?: unknown }[]) : [];
+      return `${str(d.tagName) || str(d.tagId)}: ${fields.map((f) => `${str(f.name)} ${fieldText(f)}`.trim()).join(', ')}`;
     }
     case 'location':
       return `Position ${Number(d.latitude).toFixed(5)}, ${Number(d.longitude).toFixed(5)}`;

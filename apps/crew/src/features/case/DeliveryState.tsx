@@ -1,0 +1,61 @@
+/**
+ * Whether the hospital has the case (issue 16, item 6): a positive "Sent to {hospital} 13:05 ✓" once every
+ * change of the case has reached the server with a destination chosen, and a calm line while offline that
+ * says the changes are kept on the device. "Seen by …" is the ED's acknowledgement (EdAcknowledgement).
+ */
+import { useEffect, useRef, useState } from 'react';
+import type { Hospital } from '@inbound/contract';
+import { caseOutbox } from '../../lib/caseOutbox';
+import { isPlaceholderId, useOutboxStatus } from '../../lib/outbox';
+import { clockTime } from '../complaints/tagValues';
+
+/** When each case last became fully delivered in this tab (a reload shows "Sent" without the time). */
+const deliveredAt = new Map<string, Date>();
+
+export function DeliveryState({
+  caseId,
+  destination,
+  online,
+}: {
+  caseId: string;
+  destination: Hospital | null;
+  online: boolean;
+}) {
+  const status = useOutboxStatus(caseOutbox, caseId);
+  const wasPending = useRef(status.pending > 0);
+  const [sentAt, setSentAt] = useState<Date | null>(() => deliveredAt.get(caseId) ?? null);
+
+  useEffect(() => {
+    if (status.pending > 0) {
+      wasPending.current = true;
+      return;
+    }
+    if (wasPending.current && online) {
+      wasPending.current = false;
+      const at = new Date();
+      deliveredAt.set(caseId, at);
+      setSentAt(at);
+    }
+  }, [caseId, status.pending, online]);
+
+  if (!online) {
+    return (
+      <span className="delivery delivery--offline">
+        {status.pending > 0
+          ? 'Kept on this device — sends when the signal returns'
+          : 'No signal — you can keep working'}
+      </span>
+    );
+  }
+  if (!destination || destination.nonTwiage || status.pending > 0 || isPlaceholderId(caseId)) return null;
+  return (
+    // The hospital's name gives way on a narrow screen, never the time or the check mark.
+    <span className="delivery delivery--sent" data-testid="delivery-state">
+      <span className="delivery__words">Sent to </span>
+      <span className="delivery__name">{destination.name}</span>
+      <span className="delivery__words">
+        {sentAt ? ` ${clockTime(sentAt)}` : ''} <span aria-hidden="true">✓</span>
+      </span>
+    </span>
+  );
+}

@@ -1,0 +1,143 @@
+/**
+ * First load on a cellular link (issue 16, item 11): Lighthouse's mobile preset (simulated slow 4G,
+ * 150 ms RTT, 1.6 Mbit/s, 4× CPU slowdown) on the crew app's `/` (the login screen) and `/start` signed
+ * in, against the real server serving the built apps. Targets: performance ≥ 95, LCP ≤ 2.0 s. Also the
+ * bytes on the wire for each first screen (Lighthouse's transfer sizes: what the server actually sent,
+ * compressed). Median of three runs each.
+ *
+ * Lighthouse (npm) drives Debian's Chromium through chrome-launcher (CHROME_PATH, as the tests launch it).
+ * For `/start` the browser is signed in first (Playwright over the same DevTools port), then each run
+ * starts with the HTTP cache, the service worker and its caches cleared but the signed-in session kept —
+ * a crew's first open of the app after signing in on a new device, not a warm reload.
+ *
+ *   npx tsx bench/lighthouse.ts
+ */
+import { loadavg } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { chromium } from '@playwright/test';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
+import { ensureAppsBuilt, STEP_TIMEOUT_MS } from './lib/browser';
+import { KB, kb, pad, padStart, verdict } from './lib/format';
+import { freePort, startServer } from './lib/server';
+
+export const PERFORMANCE_TARGET = 95;
+export const LCP_TARGET_MS = 2000;
+const RUNS = 3;
+
+export interface LighthouseFigures {
+  path: string;
+  performance: number;
+  fcpMs: number;
+  lcpMs: number;
+  tbtMs: number;
+  transferBytes: number;
+  requests: number;
+}
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function audit(url: string, port: number, keepSession: boolean): Promise<LighthouseFigures> {
+  const result = await lighthouse(
+    url,
+    { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: keepSession },
+    // The default config is the mobile preset with simulated throttling.
+  );
+  if (!result) throw new Error(`lighthouse returned nothing for ${url}`);
+  const { lhr } = result;
+  if (lhr.runtimeError) throw new Error(`lighthouse: ${lhr.runtimeError.message}`);
+  const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+  const network = (lhr.audits['network-requests']?.details as { items?: unknown[] } | undefined)?.items ?? [];
+  return {
+    path: new URL(url).pathname,
+    performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+    fcpMs: numeric('first-contentful-paint'),
+    lcpMs: numeric('largest-contentful-paint'),
+    tbtMs: numeric('total-blocking-time'),
+    transferBytes: numeric('total-byte-weight'),
+    requests: network.length,
+  };
+}
+
+function medianOf(runs: LighthouseFigures[]): LighthouseFigures {
+  return {
+    path: runs[0]!.path,
+    performance: median(runs.map((r) => r.performance)),
+    fcpMs: median(runs.map((r) => r.fcpMs)),
+    lcpMs: median(runs.map((r) => r.lcpMs)),
+    tbtMs: median(runs.map((r) => r.tbtMs)),
+    transferBytes: median(runs.map((r) => r.transferBytes)),
+    requests: median(runs.map((r) => r.requests)),
+  };
+}
+
+export async function runLighthouse(): Promise<{ figures: LighthouseFigures[]; loadAverage: number }> {
+  ensureAppsBuilt();
+  const loadAverage = loadavg()[0] ?? 0;
+  const server = await startServer(await freePort());
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: ['--headless=new', ...CHROMIUM_ARGS],
+  });
+  try {
+    const login: LighthouseFigures[] = [];
+    for (let run = 0; run < RUNS; run += 1) login.push(await audit(`${server.url}/`, chrome.port, false));
+
+    // Sign in once through the UI, in the browser Lighthouse drives.
+    const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
+    const context = browser.contexts()[0]!;
+    const page = await context.newPage();
+    page.setDefaultTimeout(STEP_TIMEOUT_MS);
+    await page.goto(`${server.url}/`);
+    await page.getByLabel('Username or email').fill('medic2');
+    await page.getByLabel('Password', { exact: true }).fill('demo-medic2');
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.getByRole('radio').first().check();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('radio').first().check();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'START CASE' }).waitFor();
+    const cdp = await context.newCDPSession(page);
+    const start: LighthouseFigures[] = [];
+    for (let run = 0; run < RUNS; run += 1) {
+      // A cold start with the session kept: no HTTP cache, no service worker, no precache.
+      await cdp.send('Storage.clearDataForOrigin', {
+        origin: server.url,
+        storageTypes: 'cache_storage,service_workers',
+      });
+      await cdp.send('Network.clearBrowserCache');
+      start.push(await audit(`${server.url}/start`, chrome.port, true));
+    }
+    await page.close();
+    await browser.close().catch(() => undefined);
+    return { figures: [medianOf(login), medianOf(start)], loadAverage };
+  } finally {
+    chrome.kill();
+    await server.stop();
+  }
+}
+
+export function printLighthouse({ figures, loadAverage }: { figures: LighthouseFigures[]; loadAverage: number }) {
+  console.info(
+    `\nLighthouse mobile (simulated slow 4G, 4× CPU), crew app, median of ${RUNS} — load average ${loadAverage.toFixed(2)}`,
+  );
+  console.info(
+    `  ${pad('page', 8)} ${padStart('perf', 5)} ${padStart('FCP', 8)} ${padStart('LCP', 8)} ${padStart('TBT', 7)} ${padStart('on the wire', 12)} ${padStart('requests', 9)}`,
+  );
+  for (const f of figures) {
+    console.info(
+      `  ${pad(f.path, 8)} ${padStart(String(f.performance), 5)} ${padStart(`${(f.fcpMs / 1000).toFixed(2)} s`, 8)} ${padStart(
+        `${(f.lcpMs / 1000).toFixed(2)} s`,
+        8,
+      )} ${padStart(`${Math.round(f.tbtMs)} ms`, 7)} ${padStart(kb(f.transferBytes), 12)} ${padStart(String(f.requests), 9)}   ${verdict(
+        f.performance >= PERFORMANCE_TARGET && f.lcpMs <= LCP_TARGET_MS,
+      )} (perf ≥ ${PERFORMANCE_TARGET}, LCP ≤ ${LCP_TARGET_MS / 1000} s)`,
+    );
+  }
+  console.info(`  (1 KB = ${KB} bytes; "on the wire" is Lighthouse's total transfer size of the page load)`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  printLighthouse(await runLighthouse());
+}

@@ -1,0 +1,53 @@
+import { expect, test } from '@playwright/test';
+import { consolePage } from '../support/console';
+import { signInToStart, snap } from '../support/crew';
+import { teams, users } from '../support/demo';
+import { countTapsAndScrolls, runFieldFlow, STROKE_FLOW } from '../support/fieldFlow';
+
+// Issue 16: a stroke pre-notification from Start in at most 8 taps and no scrolling, on a phone, a 7"
+// tablet upright and a tablet on its side — and the ED's board shows all of it.
+const VIEWPORTS = [
+  { name: 'phone 390×844', viewport: { width: 390, height: 844 }, isMobile: true },
+  { name: 'tablet 600×960', viewport: { width: 600, height: 960 }, isMobile: true },
+  { name: 'tablet 960×600', viewport: { width: 960, height: 600 }, isMobile: false },
+] as const;
+
+for (const { name, viewport, isMobile } of VIEWPORTS) {
+  test.describe(name, () => {
+    // A crew's device shares its position (the "location is off" notice would take a line of its own).
+    test.use({
+      viewport,
+      isMobile,
+      hasTouch: true,
+      deviceScaleFactor: 1,
+      permissions: ['geolocation'],
+      geolocation: { latitude: 42.36, longitude: -71.06 },
+    });
+
+    test(`stroke pre-notification from Start: ≤ 8 taps, no scrolling, all of it on the board (${name})`, async ({
+      page,
+      browser,
+    }, testInfo) => {
+      test.setTimeout(90_000);
+      await countTapsAndScrolls(page);
+      await signInToStart(page, users.medic1.username, teams.riverside, 'Medic 1');
+      const result = await runFieldFlow(page, STROKE_FLOW);
+      await snap(page, testInfo, `field-speed-${viewport.width}x${viewport.height}`, { fullPage: false });
+      testInfo.annotations.push({
+        type: 'field speed',
+        description: `${result.taps} taps, ${result.scrolls} scrolls, ${result.seconds.toFixed(1)} s scripted`,
+      });
+      expect(result.taps, 'taps from Start to sent').toBeLessThanOrEqual(8);
+      expect(result.scrolls, `scroll events during the flow: ${result.scrolled.join('; ')}`).toBe(0);
+
+      const ed = await consolePage(browser);
+      const card = ed.getByTestId('case-card').filter({ hasText: result.caseNumber });
+      await expect(card).toContainText('Stroke');
+      await expect(card).toContainText(`Last Known Well ${result.onsetClock}`);
+      await expect(card).toContainText('BE-FAST Positive');
+      await expect(card).toContainText('Cincinnati Positive');
+      await expect(card).toContainText(`${STROKE_FLOW.age} y · ${STROKE_FLOW.gender}`);
+      await ed.context().close();
+    });
+  });
+}
