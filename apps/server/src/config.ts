@@ -152,6 +152,10 @@ const EnvSchema = z
     LLM_API_KEY: z.string().min(1).optional(),
     BRAND_NAME: z.string().min(1).max(60).default(BRAND_NAME_DEFAULT),
     SEED_DEMO: booleanFlag('SEED_DEMO').default(false),
+    // Off: no /metrics, no per-request measuring (for a deployment that scrapes nothing).
+    METRICS_ENABLED: booleanFlag('METRICS_ENABLED').default(true),
+    // Scrapers of /metrics present it as a Bearer token; unset, /metrics answers loopback only.
+    METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
     LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
     CREW_DIST: z.string().min(1).default(path.join(repoRoot, 'apps/crew/dist')),
     HOSPITAL_DIST: z.string().min(1).default(path.join(repoRoot, 'apps/hospital/dist')),
@@ -215,6 +219,9 @@ export interface Config {
   brandName: string;
   seedDemo: boolean;
   logLevel: (typeof LOG_LEVELS)[number];
+  metricsEnabled: boolean;
+  /** Null: /metrics answers loopback connections only. */
+  metricsToken: string | null;
   crewDist: string;
   hospitalDist: string;
   signInLimits: {
@@ -283,6 +290,8 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
       brandName: e.BRAND_NAME,
       seedDemo: e.SEED_DEMO,
       logLevel: e.LOG_LEVEL,
+      metricsEnabled: e.METRICS_ENABLED,
+      metricsToken: e.METRICS_TOKEN ?? null,
       crewDist: path.resolve(e.CREW_DIST),
       hospitalDist: path.resolve(e.HOSPITAL_DIST),
       signInLimits: {

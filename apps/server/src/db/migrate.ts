@@ -46,6 +46,12 @@ export async function migrateToLatest<T>(db: Kysely<T>): Promise<string[]> {
   return check(await migrator(db as Kysely<unknown>).migrateToLatest());
 }
 
+/** The migrations this code knows that the database has not applied (readiness: none may be left). */
+export async function pendingMigrations<T>(db: Kysely<T>): Promise<string[]> {
+  const known = await migrator(db as Kysely<unknown>).getMigrations();
+  return known.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
 /** Undoes every migration (tests use it to prove each `down` works). */
 export async function migrateDownAll<T>(db: Kysely<T>): Promise<void> {
   const m = migrator(db as Kysely<unknown>);

@@ -35,6 +35,7 @@ export interface MediaModuleDeps {
   /** The chat's voice-memo writer (a voicememo upload with `chatLength` becomes a VOICE_MEMO message). */
   voiceMemoChat?: VoiceMemoChat;
   auditHospitalRead?: MediaServiceDeps['auditHospitalRead'];
+  onConversionDone?: MediaServiceDeps['onConversionDone'];
 }
 
 const SCRATCH_MAX_AGE_MS = 24 * 3_600_000;
@@ -76,6 +77,7 @@ export function createMediaModule(deps: MediaModuleDeps) {
     ...(deps.publishChange ? { announce: deps.publishChange } : {}),
     ...(deps.voiceMemoChat ? { voiceMemoChat: deps.voiceMemoChat } : {}),
     ...(deps.auditHospitalRead ? { auditHospitalRead: deps.auditHospitalRead } : {}),
+    ...(deps.onConversionDone ? { onConversionDone: deps.onConversionDone } : {}),
   });
 
   return {

@@ -32,7 +32,7 @@ import type { Principal } from '../auth/principal.js';
 import type { Answer, CasesService, WriteContext } from '../cases/cases.service.js';
 import type { VoiceMemoChat, VoiceMemoDraft } from '../chat/chat.service.js';
 import type { PublishCaseChange } from '../realtime/case-publisher.js';
-import { createJobQueue, type JobQueue } from './conversion-queue.js';
+import { createJobQueue, type JobObserver, type JobQueue } from './conversion-queue.js';
 import { convert, durationMs, probe, unusableInput, type FfmpegPaths } from './ffmpeg.js';
 import type { MediaRepository } from './media.repository.js';
 import type { MediaLinks } from './media-access.js';
@@ -56,6 +56,8 @@ export interface MediaServiceDeps {
   /** Scratch space for conversions, on local disk. */
   workDir: string;
   concurrency: number;
+  /** Told of each finished conversion (metrics). */
+  onConversionDone?: JobObserver;
   log: { warn(details: object, message: string): void };
   /**
    * Tells the case's subscribers (crews, the hospital's board) that its media changed: with the
@@ -171,7 +173,7 @@ export function createMediaService(deps: MediaServiceDeps) {
       .catch((updateError: unknown) =>
         log.warn({ uploadId: id, reason: String(updateError) }, 'media status not saved'),
       );
-  });
+  }, deps.onConversionDone);
 
   return {
     /** Re-queues what a previous run left unconverted. */
@@ -179,6 +181,7 @@ export function createMediaService(deps: MediaServiceDeps) {
       for (const { id } of await repo.pending()) queue.enqueue(id);
     },
     whenIdle: () => queue.whenIdle(),
+    queueSize: () => queue.size(),
     close: () => queue.close(),
 
     /** Before any byte is read: the case exists, the user may change it, and it is open. */
