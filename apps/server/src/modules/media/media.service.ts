@@ -165,15 +165,20 @@ export function createMediaService(deps: MediaServiceDeps) {
     }
   }
 
-  const queue: JobQueue = createJobQueue(deps.concurrency, convertUpload, (id, error) => {
-    const reason = error instanceof Error ? error.message : String(error);
-    log.warn({ uploadId: id, reason }, 'media conversion failed');
-    void repo
-      .update(id, { status: 'failed', failure: reason.slice(0, 500), converted_at: clock.now().toISOString() })
-      .catch((updateError: unknown) =>
-        log.warn({ uploadId: id, reason: String(updateError) }, 'media status not saved'),
-      );
-  }, deps.onConversionDone);
+  const queue: JobQueue = createJobQueue(
+    deps.concurrency,
+    convertUpload,
+    (id, error) => {
+      const reason = error instanceof Error ? error.message : String(error);
+      log.warn({ uploadId: id, reason }, 'media conversion failed');
+      void repo
+        .update(id, { status: 'failed', failure: reason.slice(0, 500), converted_at: clock.now().toISOString() })
+        .catch((updateError: unknown) =>
+          log.warn({ uploadId: id, reason: String(updateError) }, 'media status not saved'),
+        );
+    },
+    deps.onConversionDone,
+  );
 
   return {
     /** Re-queues what a previous run left unconverted. */

@@ -180,6 +180,23 @@ export function createMetrics(options: { defaultMetrics?: boolean; database?: Da
       httpRequests.inc({ route, method, status: String(status) });
       httpDuration.observe({ route, method }, seconds);
     },
+    /**
+     * The recorder of one route, its labelled series bound once: the per-request work is then a lookup by
+     * status and two additions (prom-client hashes the labels on every unbound call).
+     */
+    httpRoute(route: string, method: string): (status: number, seconds: number) => void {
+      const duration = httpDuration.labels({ route, method });
+      const byStatus = new Map<number, ReturnType<typeof httpRequests.labels>>();
+      return (status, seconds) => {
+        let counter = byStatus.get(status);
+        if (!counter) {
+          counter = httpRequests.labels({ route, method, status: String(status) });
+          byStatus.set(status, counter);
+        }
+        counter.inc();
+        duration.observe(seconds);
+      };
+    },
     realtimeDelivered(via: 'local' | 'broker', seconds: number): void {
       delivery.observe({ via }, seconds);
     },

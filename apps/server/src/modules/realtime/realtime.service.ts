@@ -184,7 +184,9 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps) {
       const message = { channel, seq, event: checked };
       deliver(message);
       deps.onDelivered?.('local', (performance.now() - started) / 1000);
-      broker?.publish({ ...message, publishedAt }).catch((error: unknown) => logError(error, 'real-time broker publish failed'));
+      broker
+        ?.publish({ ...message, publishedAt })
+        .catch((error: unknown) => logError(error, 'real-time broker publish failed'));
       return { seq };
     },
     async reauthorize(channel) {
