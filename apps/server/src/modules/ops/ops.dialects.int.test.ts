@@ -7,7 +7,7 @@ import path from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channelName, routes } from '@inbound/contract';
-import { migrateDownAll } from '../../db/migrate.js';
+import { migrateDownAll, migrateDownTo, migrateToLatest, migrations, pendingMigrations } from '../../db/migrate.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { createTestDatabase, testDialects } from '../../test/databases.js';
 import { createMetrics } from './metrics.js';
@@ -87,6 +87,19 @@ describe.each(dialects)('ops routes on %s', (dialect) => {
     const res = await t.get('/ready');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok', broker: 'ok' } });
+  });
+
+  it('rolls an upgrade back by one version (down-to the previous migration), and forward again', async () => {
+    const database = await createTestDatabase(dialect);
+    try {
+      const names = Object.keys(migrations);
+      expect(await migrateDownTo(database.db, names.at(-2)!)).toEqual([names.at(-1)]);
+      expect(await pendingMigrations(database.db)).toEqual([names.at(-1)]);
+      await migrateToLatest(database.db);
+      expect(await pendingMigrations(database.db)).toEqual([]);
+    } finally {
+      await database.destroy();
+    }
   });
 
   it('is not ready when a migration is missing, and says which check failed without the reason', async () => {
