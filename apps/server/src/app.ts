@@ -75,6 +75,7 @@ import { createPushService, fetchTransport, type PushTransport } from './modules
 import { countingPushTransport, databaseSources, readinessChecks } from './modules/ops/instrument.js';
 import { createMetrics } from './modules/ops/metrics.js';
 import { opsRoutes } from './modules/ops/ops.routes.js';
+import { fieldErrorRoutes } from './modules/ops/field-errors.js';
 import { loadOrCreateVapidKeys } from './modules/push/vapid-keys.js';
 import { createMemoryBroker } from './modules/realtime/broker.js';
 import { createCasePublisher } from './modules/realtime/case-publisher.js';
@@ -390,6 +391,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   metrics.sources.conversionQueue = media.service.queueSize;
   healthRoutes(app, ctx, { database: database.dialect, broker: realtime.brokerKind() });
   consoleSettingsRoutes(app, ctx, { mapTileUrl: config.mapTileUrl });
+  fieldErrorRoutes(app, ctx, { metrics, ...config.errorReports });
   authRoutes(app, ctx, auth, config.signInLimits.perAddress);
   usersRoutes(app, ctx, users);
   agenciesRoutes(app, ctx, agencies);

@@ -156,6 +156,17 @@ const EnvSchema = z
     METRICS_ENABLED: booleanFlag('METRICS_ENABLED').default(true),
     // Scrapers of /metrics present it as a Bearer token; unset, /metrics answers loopback only.
     METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+    // A Sentry-compatible project that the apps' error reports are forwarded to (besides the log).
+    ERROR_REPORT_DSN: url('ERROR_REPORT_DSN', ['http:', 'https:'])
+      .refine(
+        (v) => !URL.canParse(v) || (new URL(v).username !== '' && /\/\d+$/.test(new URL(v).pathname)),
+        'ERROR_REPORT_DSN must be a DSN such as https://<key>@errors.example.org/<project id>',
+      )
+      .optional(),
+    ERROR_REPORT_ENVIRONMENT: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+      .default('production'),
     LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
     CREW_DIST: z.string().min(1).default(path.join(repoRoot, 'apps/crew/dist')),
     HOSPITAL_DIST: z.string().min(1).default(path.join(repoRoot, 'apps/hospital/dist')),
@@ -222,6 +233,8 @@ export interface Config {
   metricsEnabled: boolean;
   /** Null: /metrics answers loopback connections only. */
   metricsToken: string | null;
+  /** Field error reports also go to this Sentry-compatible DSN; null: the log and metrics only. */
+  errorReports: { dsn: string | null; environment: string };
   crewDist: string;
   hospitalDist: string;
   signInLimits: {
@@ -292,6 +305,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
       logLevel: e.LOG_LEVEL,
       metricsEnabled: e.METRICS_ENABLED,
       metricsToken: e.METRICS_TOKEN ?? null,
+      errorReports: { dsn: e.ERROR_REPORT_DSN ?? null, environment: e.ERROR_REPORT_ENVIRONMENT },
       crewDist: path.resolve(e.CREW_DIST),
       hospitalDist: path.resolve(e.HOSPITAL_DIST),
       signInLimits: {

@@ -14,3 +14,4 @@ export * from './admin-audit.js';
 export * from './admin-users.js';
 export * from './dispatch.js';
 export * from './admin.js';
+export * from './client-errors.js';
