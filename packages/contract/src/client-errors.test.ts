@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ClientErrorReport, clientErrorReport, routePatternOf, sourcePositionOf } from './client-errors.js';
+import {
+  clientErrorReport,
+  createFieldErrorReporter,
+  routePatternOf,
+  sourcePositionOf,
+} from './client-error-reporter.js';
+import { ClientErrorReport } from './client-errors.js';
 
 const PHI = ['John', 'Smith', '1950', 'stroke', 'Main St', '555-0100'];
 
@@ -72,5 +78,35 @@ describe('client error reports carry ids and codes only', () => {
     expect(ClientErrorReport.safeParse({ ...base, ids: { note: 'x' } }).success).toBe(false);
     expect(sourcePositionOf('at foo (bar)')).toBeUndefined();
     expect(routePatternOf('/hospital/cases/ab12')).toBe('/hospital/cases/:id');
+  });
+});
+
+describe('the apps’ reporter', () => {
+  it('keeps a device id, reports an error once a minute and never more than the per-device limit', async () => {
+    const stored = new Map<string, string>();
+    const sent: ClientErrorReport[] = [];
+    let time = 0;
+    const reporter = createFieldErrorReporter({
+      app: 'crew',
+      appVersion: '1.0.234',
+      storage: { getItem: (k) => stored.get(k) ?? null, setItem: (k, v) => void stored.set(k, v) },
+      send: (_path, report) => {
+        sent.push(report);
+        return Promise.resolve();
+      },
+      pathname: () => '/case',
+      now: () => time,
+    });
+    reporter('uncaught', { error: new TypeError('John Smith') });
+    reporter('uncaught', { error: new TypeError('John Smith') });
+    expect(sent).toHaveLength(1);
+    for (let i = 0; i < 20; i++) reporter('outbox_refused', { code: 400 + i, ids: { item: `k${i}` } });
+    expect(sent).toHaveLength(10);
+    time += 61_000;
+    reporter('uncaught', { error: new TypeError('again') });
+    expect(sent).toHaveLength(11);
+    expect(new Set(sent.map((r) => r.deviceId)).size).toBe(1);
+    expect(JSON.stringify(sent)).not.toContain('John');
+    for (const report of sent) expect(ClientErrorReport.safeParse(report).success).toBe(true);
   });
 });

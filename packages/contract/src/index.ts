@@ -15,3 +15,4 @@ export * from './admin-users.js';
 export * from './dispatch.js';
 export * from './admin.js';
 export * from './client-errors.js';
+export * from './client-error-reporter.js';
