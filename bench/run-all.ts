@@ -15,6 +15,7 @@ import { ensureAppsBuilt } from './lib/browser';
 import { printMediaSend, runMediaSend } from './media-send';
 import { printOfflineStart, runOfflineStart } from './offline-start';
 import { printTapToSaved, runTapToSaved } from './tap-to-saved';
+import { printProtocols, runProtocols } from './protocols';
 
 const started = Date.now();
 const load = loadavg()[0] ?? 0;
@@ -102,6 +103,15 @@ try {
   results.mediaSend = mediaSend;
 } catch (error) {
   console.error(`media-send: ${(error as Error).message}`);
+  process.exitCode = 1;
+}
+
+try {
+  const protocols = await runProtocols();
+  printProtocols(protocols);
+  results.protocols = protocols;
+} catch (error) {
+  console.error(`protocols: ${(error as Error).message}`);
   process.exitCode = 1;
 }
 

@@ -18,6 +18,7 @@ import { registerApiDocs } from './http/api-docs.js';
 import type { RouteContext } from './http/bind-route.js';
 import { registerSecurityHeaders } from './http/security.js';
 import { registerStaticApps } from './http/static-apps.js';
+import { createSharedState } from './shared-state.js';
 import { loggerOptions } from './logger.js';
 import { createAdminAuditService } from './modules/admin/audit.js';
 import { createAdminUsersService } from './modules/admin/admin-users.service.js';
@@ -95,6 +96,7 @@ import { createGuessLimiter } from './modules/transfers/guess-limit.js';
 import { createDispatchRepository } from './modules/dispatch/dispatch.repository.js';
 import { dispatchRoutes } from './modules/dispatch/dispatch.routes.js';
 import { createDispatchService } from './modules/dispatch/dispatch.service.js';
+import { createProtocolsModule } from './modules/protocols/protocols.module.js';
 
 export type AppConfig = Config & { jwtSecret: string };
 
@@ -113,6 +115,8 @@ export interface BuildOptions {
   clock?: Clock;
   /** Where logs go (tests capture them); stdout by default. */
   logStream?: DestinationStream;
+  /** With WORKERS > 1: this worker's number, sent as `Inbound-Worker` so operators see who answered. */
+  worker?: number;
 }
 
 /** How often open case transfers past their lifetime are expired (and both crews told). */
@@ -159,8 +163,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       done(badRequest('The request body is not valid JSON.'), undefined);
     }
   });
+  const worker = options.worker === undefined ? null : String(options.worker);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (worker) reply.header('inbound-worker', worker);
   });
   // The completion line holds only the serialized id, method, path and status (logger.ts), nothing a redact
   // path names, so it skips redaction, which was half of the line's cost; the output is the same as
@@ -182,8 +188,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
 
   await registerSecurityHeaders(app, config.publicUrl, config.mapTileUrl);
+  // Rate limits and the upload lock, in Redis when several processes share the work (shared-state.ts).
+  const shared = await createSharedState(
+    config.redisUrl ? { url: config.redisUrl, prefix: config.redisKeyPrefix } : null,
+    (error) => app.log.error({ err: { message: error.message } }, 'Redis (shared state) error'),
+  );
   // Off for all routes; sign-in turns it on for itself (other routes are limited by authentication).
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, shared.rateLimit);
   await registerApiDocs(app, config.brandName);
 
   // ---- modules -------------------------------------------------------------------------------
@@ -387,6 +398,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     log: app.log,
     voiceMemoChat: chat.voiceMemos,
     onConversionDone: metrics.conversionDone,
+    ...(shared.uploadLocker ? { uploadLocker: shared.uploadLocker } : {}),
   });
   metrics.sources.conversionQueue = media.service.queueSize;
   healthRoutes(app, ctx, { database: database.dialect, broker: realtime.brokerKind() });
@@ -453,6 +465,20 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   adminHospitalsRoutes(app, ctx, createAdminHospitalsService({ db, clock }));
   adminComplaintSetsRoutes(app, ctx, createAdminComplaintSetsService({ db, clock }));
   await media.routes(app, ctx);
+  createProtocolsModule({
+    db,
+    clock,
+    config,
+    secret: config.jwtSecret,
+    caseView: (principal, caseId) => cases.get(principal, caseId),
+    complaintSet: async (caseId) => {
+      const row = await caseLookup.findById(caseId);
+      return row ? complaints.setById(row.complaint_set_id) : null;
+    },
+    isAgencyMember: async (userId, agencyId) =>
+      (await users.loadPrincipal(userId, 'protocol-link'))?.teamIds.includes(agencyId) ?? false,
+    log: app.log,
+  }).routes(app, ctx);
   inboundCaseRoutes(
     app,
     ctx,
@@ -477,6 +503,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await media.close();
     await push.drain();
     await realtime.close();
+    await shared.close();
     if (ownsDatabase) await database.close();
   });
   await app.ready();

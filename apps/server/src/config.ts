@@ -120,6 +120,10 @@ const EnvSchema = z
       .refine((n) => n < 65_536, 'PORT must be at most 65535')
       .default(8080),
     HOST: z.string().min(1).default('0.0.0.0'),
+    // Server processes behind the one port (node:cluster); more than one needs PostgreSQL and Redis.
+    WORKERS: positiveInt('WORKERS')
+      .refine((n) => n <= 64, 'WORKERS must be at most 64')
+      .default(1),
     // Behind a load balancer the client address is in X-Forwarded-For; without this every request
     // would seem to come from the balancer and share one sign-in limit.
     TRUST_PROXY: z
@@ -130,6 +134,10 @@ const EnvSchema = z
       .default(false),
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: url('DATABASE_URL', ['postgres:', 'postgresql:']).optional(),
+    // Connections each process keeps to PostgreSQL: concurrent writes each hold one until their COMMIT.
+    DATABASE_POOL_SIZE: positiveInt('DATABASE_POOL_SIZE')
+      .refine((n) => n <= 500, 'DATABASE_POOL_SIZE must be at most 500')
+      .default(10),
     REDIS_URL: url('REDIS_URL', ['redis:', 'rediss:']).optional(),
     // Several deployments (or test runs) may share one Redis: every key and pub/sub channel starts with this.
     REDIS_KEY_PREFIX: z.string().min(1).max(100).default('inbound:'),
@@ -190,6 +198,20 @@ const EnvSchema = z
     S3_FORCE_PATH_STYLE: booleanFlag('S3_FORCE_PATH_STYLE').optional(),
   })
   .superRefine((e, ctx) => {
+    if (e.WORKERS > 1 && !e.DATABASE_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WORKERS'],
+        message: `WORKERS=${e.WORKERS} needs DATABASE_URL (PostgreSQL): the SQLite database is one file that one process writes`,
+      });
+    }
+    if (e.WORKERS > 1 && !e.REDIS_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WORKERS'],
+        message: `WORKERS=${e.WORKERS} needs REDIS_URL: the processes share live messages, presence, rate limits and upload locks through Redis`,
+      });
+    }
     if (e.S3_BUCKET && (!e.S3_ACCESS_KEY_ID || !e.S3_SECRET_ACCESS_KEY)) {
       ctx.addIssue({
         code: 'custom',
@@ -202,10 +224,14 @@ const EnvSchema = z
 export interface Config {
   port: number;
   host: string;
+  /** Server processes behind the port (main.ts); > 1 only with PostgreSQL and Redis. */
+  workers: number;
   /** Fastify's trustProxy: true, a hop count, or a comma-separated list of proxy addresses/CIDRs. */
   trustProxy: boolean | number | string;
   dataDir: string;
   databaseUrl: string | null;
+  /** PostgreSQL connections per process. */
+  databasePoolSize: number;
   redisUrl: string | null;
   redisKeyPrefix: string;
   realtime: {
@@ -279,9 +305,11 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
     config: {
       port: e.PORT,
       host: e.HOST,
+      workers: e.WORKERS,
       trustProxy: e.TRUST_PROXY,
       dataDir: path.resolve(e.DATA_DIR),
       databaseUrl: e.DATABASE_URL ?? null,
+      databasePoolSize: e.DATABASE_POOL_SIZE,
       redisUrl: e.REDIS_URL ?? null,
       redisKeyPrefix: e.REDIS_KEY_PREFIX,
       realtime: {

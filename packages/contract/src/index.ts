@@ -16,3 +16,4 @@ export * from './dispatch.js';
 export * from './admin.js';
 export * from './client-errors.js';
 export * from './client-error-reporter.js';
+export * from './protocols.js';

@@ -12,6 +12,8 @@ export function createMessages(brand: string = BRAND_NAME_DEFAULT) {
     serviceUnavailable: `The ${brand} servers are up, but overloaded with requests. Try again later.`,
     unexpected: `Oops! Something went wrong! Automatic report has been send to the ${brand} tech team to improve your experience.`,
     errorProcessingRequest: 'Error processing request.',
+    protocolRequestError: 'Sorry, there was an error processing your request.',
+    protocolDetailError: 'Sorry, there was an error retrieving the detailed response.',
 
     // §5 login
     fillUsername: 'Please fill username',

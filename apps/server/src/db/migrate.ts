@@ -14,6 +14,8 @@ import * as adminAudit from './migrations/20261122_0500_admin_audit.js';
 import * as userAdmin from './migrations/20261122_0510_user_admin.js';
 import * as adminCatalog from './migrations/20261122_0520_admin_catalog.js';
 import * as dispatch from './migrations/20261122_0530_dispatch.js';
+import * as referenceVersion from './migrations/20261125_0940_reference_version.js';
+import * as protocols from './migrations/20261125_1100_protocols.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121_2330_initial_schema': initialSchema,
@@ -27,6 +29,8 @@ export const migrations: Record<string, Migration> = {
   '20261122_0510_user_admin': userAdmin,
   '20261122_0520_admin_catalog': adminCatalog,
   '20261122_0530_dispatch': dispatch,
+  '20261125_0940_reference_version': referenceVersion,
+  '20261125_1100_protocols': protocols,
 };
 
 function migrator(db: Kysely<unknown>): Migrator {

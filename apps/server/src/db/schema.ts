@@ -4,6 +4,7 @@
  * rows into the contract's shapes, so nothing above them sees these storage choices.
  */
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { ProtocolTables } from '../modules/protocols/protocols.schema.js';
 
 export interface UsersTable {
   id: string;
@@ -422,7 +423,15 @@ export interface AdminAuditTable {
   after: string | null;
 }
 
-export interface DB {
+/** One row: bumped by triggers on every write to reference data (migration 20261125_0940). */
+export interface ReferenceVersionTable {
+  id: number;
+  /** bigint: PostgreSQL answers it as a string. */
+  version: number | string;
+}
+
+export interface DB extends ProtocolTables {
+  reference_version: ReferenceVersionTable;
   users: UsersTable;
   agency_members: AgencyMembersTable;
   hospital_staff: HospitalStaffTable;

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useSession } from '../../lib/session';
 import { TopBar } from '../../ui/TopBar';
+import { CaseProtocolButton } from '../protocol/CaseProtocolButton';
 import { ComplaintsTab } from '../complaints/ComplaintsTab';
 import { MessageCenterButton } from '../messages/MessageCenterButton';
 import { AgeGender } from './AgeGender';
@@ -58,6 +59,7 @@ export function CasePage() {
           <PatientSummary caseData={caseData} />
           <AgeGender caseData={caseData} />
           {team?.patientInfoForm && <PatientInfoButton caseData={caseData} form={team.patientInfoForm} />}
+          <CaseProtocolButton caseData={caseData} />
         </section>
         <CaseTabs complaints={<ComplaintsTab caseData={caseData} />} />
       </div>

@@ -20,6 +20,7 @@ import { createMediaRepository } from './media.repository.js';
 import { mediaRoutes } from './media.routes.js';
 import { createMediaService, type MediaServiceDeps } from './media.service.js';
 import { tusRoutes } from './tus-uploads.js';
+import type { Locker } from '@tus/utils';
 
 export interface MediaModuleDeps {
   db: Kysely<DB>;
@@ -36,6 +37,8 @@ export interface MediaModuleDeps {
   voiceMemoChat?: VoiceMemoChat;
   auditHospitalRead?: MediaServiceDeps['auditHospitalRead'];
   onConversionDone?: MediaServiceDeps['onConversionDone'];
+  /** The tus upload lock shared by every process (Redis); by default tus's in-process lock. */
+  uploadLocker?: Locker;
 }
 
 const SCRATCH_MAX_AGE_MS = 24 * 3_600_000;
@@ -86,7 +89,10 @@ export function createMediaModule(deps: MediaModuleDeps) {
     /** Registers the routes, then re-queues unconverted uploads and drops day-old partial uploads. */
     async routes(app: FastifyInstance, ctx: RouteContext): Promise<void> {
       await mediaRoutes(app, ctx, service, { store, incomingDir });
-      const tus = await tusRoutes(app, ctx, service, { dir: path.join(config.dir, '.tus') });
+      const tus = await tusRoutes(app, ctx, service, {
+        dir: path.join(config.dir, '.tus'),
+        ...(deps.uploadLocker ? { locker: deps.uploadLocker } : {}),
+      });
       // File times are the wall clock's, not the app clock's (which tests move).
       const now = Date.now();
       await Promise.all([

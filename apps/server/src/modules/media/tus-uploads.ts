@@ -12,6 +12,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { FileStore } from '@tus/file-store';
+import type { Locker } from '@tus/utils';
 import { Server, type Upload } from '@tus/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -73,7 +74,7 @@ export async function tusRoutes(
   app: FastifyInstance,
   ctx: RouteContext,
   media: MediaService,
-  options: { dir: string },
+  options: { dir: string; locker?: Locker },
 ): Promise<{ cleanExpired(): Promise<number> }> {
   // FileStore makes its directory in the background; made here first, the start-up sweep of expired
   // uploads cannot race it on a fresh DATA_DIR.
@@ -92,6 +93,9 @@ export async function tusRoutes(
     path: MEDIA_TUS_PATH,
     datastore,
     relativeLocation: true,
+    // Several processes: one lock through Redis (redis-upload-locker.ts), so a resumed upload that lands
+    // on another process waits for (and ends) the request still holding it on the first.
+    ...(options.locker ? { locker: options.locker } : {}),
     maxSize: Math.max(...Object.values(MEDIA_MAX_BYTES)),
     async onUploadCreate(req, upload) {
       try {

@@ -16,6 +16,13 @@ export async function realtimeRoutes(
 ): Promise<void> {
   await app.register(websocket, {
     options: { maxPayload: options.maxFrameBytes * HARD_FRAME_FACTOR, perMessageDeflate: false },
+    // On close, before in-flight requests finish: sockets are told "restart" (and not the plugin's
+    // code-less close), so clients resume on another process while this one drains its writes.
+    preClose(done) {
+      gateway.disconnectAll();
+      this.websocketServer.close();
+      done();
+    },
   });
 
   app.get(

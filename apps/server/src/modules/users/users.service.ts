@@ -8,11 +8,12 @@ import {
   type ChangePasswordBody,
 } from '@inbound/contract';
 import { parseJson, fromFlag } from '../../db/json.js';
+import { createVersionedCache } from '../../db/reference-version.js';
 import type { UserRow } from '../../db/schema.js';
 import { badRequest, notFound } from '../../errors.js';
 import type { Principal } from '../auth/principal.js';
 import type { Clock } from '../../clock.js';
-import type { UsersRepository } from './users.repository.js';
+import type { Memberships, UsersRepository } from './users.repository.js';
 import { passwordProblem } from './password-policy.js';
 
 export interface UsersServiceDeps {
@@ -38,7 +39,11 @@ export interface SignInCandidate {
   roles: UserRole[];
 }
 
+/** Users whose /users/me answer is kept (one per active user). */
+const CACHED_USERS = 5_000;
+
 export function createUsersService({ repo, clock, passwords, sessions }: UsersServiceDeps) {
+  const answers = createVersionedCache<User | null>(repo.referenceVersion, CACHED_USERS);
   return {
     async findSignInCandidate(login: string): Promise<SignInCandidate | null> {
       const row = await repo.findByLogin(login.trim().toLowerCase());
@@ -64,10 +69,21 @@ export function createUsersService({ repo, clock, passwords, sessions }: UsersSe
       };
     },
 
+    /**
+     * Read at every app start and on every token check of the crew app: kept per user until the
+     * database's reference version moves (any user or membership edit, from any process), and built
+     * from the stored memberships rather than the token's principal, which may be a moment older.
+     */
     async me(principal: Principal): Promise<User> {
-      const row = await repo.findById(principal.userId);
-      if (!row) throw notFound('User');
-      return toUser(row, principal);
+      const user = await answers.get(principal.userId, async () => {
+        const [row, memberships] = await Promise.all([
+          repo.findById(principal.userId),
+          repo.memberships(principal.userId),
+        ]);
+        return row && toUser(row, memberships);
+      });
+      if (!user) throw notFound('User');
+      return user;
     },
 
     async changePassword(principal: Principal, body: ChangePasswordBody): Promise<{ message: string }> {
@@ -101,7 +117,7 @@ export function createUsersService({ repo, clock, passwords, sessions }: UsersSe
 
 export type UsersService = ReturnType<typeof createUsersService>;
 
-function toUser(row: UserRow, principal: Principal): User {
+function toUser(row: UserRow, memberships: Memberships): User {
   return {
     id: row.id,
     _id: row.id,
@@ -109,10 +125,10 @@ function toUser(row: UserRow, principal: Principal): User {
     email: row.email,
     displayName: row.display_name,
     features: parseJson<Feature[]>(row.features, []),
-    emsAgencyMemberships: principal.memberOf.map((_id) => ({ _id })),
-    emsAgenciesAdministered: principal.administers.map((_id) => ({ _id })),
-    hospitalMemberships: principal.edHospitalIds.map((_id) => ({ _id })),
-    roles: principal.roles,
+    emsAgencyMemberships: memberships.memberOf.map((_id) => ({ _id })),
+    emsAgenciesAdministered: memberships.administers.map((_id) => ({ _id })),
+    hospitalMemberships: memberships.edHospitalIds.map((_id) => ({ _id })),
+    roles: parseJson<UserRole[]>(row.roles, []),
     mustChangePassword: fromFlag(row.must_change_password),
   };
 }
