@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { validateSession } from './features/auth/session';
+import { reportUncaughtErrors } from './lib/fieldErrors';
 import { hydrateSession, useSession } from './lib/session';
 import { caseScreenExpected, rememberCaseScreen } from './routing/caseScreenHint';
 import { createAppRouter, preloadCasePage } from './routing/routes';
@@ -9,6 +10,7 @@ import './styles.css';
 
 /** Reads what is stored on the device (decrypting it in production), checks the token, then routes. */
 async function main(): Promise<void> {
+  reportUncaughtErrors();
   // The outbox starts before any screen, signed in or not (queued changes wait under a 401 hold). Loaded
   // on demand: it and the contract's schemas are not part of the login screen's code. Its chunks are
   // fetched while the stored session is read (every start needs them); it starts once the session is in.

@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router';
 import { App } from './App';
 import { ApiError } from './lib/api';
+import { reportUncaughtErrors } from './lib/fieldErrors';
 import './styles.css';
 
 const queryClient = new QueryClient({
@@ -16,6 +17,8 @@ const queryClient = new QueryClient({
     },
   },
 });
+
+reportUncaughtErrors();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

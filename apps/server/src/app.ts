@@ -75,7 +75,11 @@ import { inboundCaseRoutes } from './modules/inbound-case/inbound-case.routes.js
 import { createInboundCaseService } from './modules/inbound-case/inbound-case.service.js';
 import { createPushRepository } from './modules/push/push.repository.js';
 import { pushRoutes } from './modules/push/push.routes.js';
-import { createPushService, type PushTransport } from './modules/push/push.service.js';
+import { createPushService, fetchTransport, type PushTransport } from './modules/push/push.service.js';
+import { countingPushTransport, databaseSources, readinessChecks } from './modules/ops/instrument.js';
+import { createMetrics } from './modules/ops/metrics.js';
+import { opsRoutes } from './modules/ops/ops.routes.js';
+import { fieldErrorRoutes } from './modules/ops/field-errors.js';
 import { loadOrCreateVapidKeys } from './modules/push/vapid-keys.js';
 import { createMemoryBroker } from './modules/realtime/broker.js';
 import { createCasePublisher } from './modules/realtime/case-publisher.js';
@@ -186,6 +190,14 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     );
   });
 
+  // Metrics and readiness first, so the request hook sees every route; the sources are filled in below.
+  const metrics = createMetrics({ database: databaseSources(database), defaultMetrics: config.metricsEnabled });
+  opsRoutes(app, {
+    metrics: config.metricsEnabled ? metrics : null,
+    metricsToken: config.metricsToken,
+    readiness: readinessChecks(database, () => realtime.brokerPing()),
+  });
+
   await registerSecurityHeaders(app, config.publicUrl, config.mapTileUrl);
   await registerCompression(app);
   // Rate limits and the upload lock, in Redis when several processes share the work (shared-state.ts).
@@ -217,7 +229,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     authorizers: channelAuthorizers,
     settings: config.realtime,
     log: app.log,
+    onDelivered: metrics.realtimeDelivered,
   });
+  metrics.sources.realtime = realtime.stats;
   realtime.useBroker(
     config.redisUrl
       ? await createRedisBroker(config.redisUrl, config.redisKeyPrefix, realtime.brokerListeners, (error) =>
@@ -320,7 +334,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     participants,
     clock,
     connections: realtime.publisher,
-    ...(options.push?.transport ? { transport: options.push.transport } : {}),
+    transport: countingPushTransport(options.push?.transport ?? fetchTransport, metrics),
     allowAnyEndpoint: options.push?.allowAnyEndpoint ?? false,
     onError: (error) => app.log.warn({ err: { message: (error as Error).message } }, 'push not delivered'),
   });
@@ -401,11 +415,14 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     secret: config.jwtSecret,
     log: app.log,
     voiceMemoChat: chat.voiceMemos,
+    onConversionDone: metrics.conversionDone,
     ...(shared.uploadLocker ? { uploadLocker: shared.uploadLocker } : {}),
     sessionPrincipal: (userId, sessionId) => auth.sessionPrincipal(userId, sessionId),
   });
+  metrics.sources.conversionQueue = media.service.queueSize;
   healthRoutes(app, ctx, { database: database.dialect, broker: realtime.brokerKind() });
   consoleSettingsRoutes(app, ctx, { mapTileUrl: config.mapTileUrl });
+  fieldErrorRoutes(app, ctx, { metrics, ...config.errorReports });
   authRoutes(app, ctx, auth, config.signInLimits.perAddress);
   usersRoutes(app, ctx, users);
   agenciesRoutes(app, ctx, agencies);

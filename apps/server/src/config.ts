@@ -168,6 +168,21 @@ const EnvSchema = z
     NODE_ENV: z.string().optional(),
     // The OpenAPI document and Swagger UI: a map of the attack surface, so off in production unless asked for.
     API_DOCS: booleanFlag('API_DOCS').optional(),
+    // Off: no /metrics, no per-request measuring (for a deployment that scrapes nothing).
+    METRICS_ENABLED: booleanFlag('METRICS_ENABLED').default(true),
+    // Scrapers of /metrics present it as a Bearer token; unset, /metrics answers loopback only.
+    METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+    // A Sentry-compatible project that the apps' error reports are forwarded to (besides the log).
+    ERROR_REPORT_DSN: url('ERROR_REPORT_DSN', ['http:', 'https:'])
+      .refine(
+        (v) => !URL.canParse(v) || (new URL(v).username !== '' && /\/\d+$/.test(new URL(v).pathname)),
+        'ERROR_REPORT_DSN must be a DSN such as https://<key>@errors.example.org/<project id>',
+      )
+      .optional(),
+    ERROR_REPORT_ENVIRONMENT: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+      .default('production'),
     LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
     CREW_DIST: z.string().min(1).default(path.join(repoRoot, 'apps/crew/dist')),
     HOSPITAL_DIST: z.string().min(1).default(path.join(repoRoot, 'apps/hospital/dist')),
@@ -256,6 +271,11 @@ export interface Config {
   /** Serve /api/docs (API_DOCS; default on except when NODE_ENV=production). */
   apiDocs: boolean;
   logLevel: (typeof LOG_LEVELS)[number];
+  metricsEnabled: boolean;
+  /** Null: /metrics answers loopback connections only. */
+  metricsToken: string | null;
+  /** Field error reports also go to this Sentry-compatible DSN; null: the log and metrics only. */
+  errorReports: { dsn: string | null; environment: string };
   crewDist: string;
   hospitalDist: string;
   signInLimits: {
@@ -330,6 +350,9 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
       seedDemo: e.SEED_DEMO,
       apiDocs: e.API_DOCS ?? e.NODE_ENV !== 'production',
       logLevel: e.LOG_LEVEL,
+      metricsEnabled: e.METRICS_ENABLED,
+      metricsToken: e.METRICS_TOKEN ?? null,
+      errorReports: { dsn: e.ERROR_REPORT_DSN ?? null, environment: e.ERROR_REPORT_ENVIRONMENT },
       crewDist: path.resolve(e.CREW_DIST),
       hospitalDist: path.resolve(e.HOSPITAL_DIST),
       signInLimits: {

@@ -3,6 +3,7 @@
  * The server binds these schemas to its routes; the clients build their requests from the same table.
  */
 import { z } from 'zod';
+import { ClientErrorReport } from './client-errors.js';
 import { CLIENT_NAME, PASSWORD_MAX_LENGTH, TEXT_MAX_LENGTH } from './constants.js';
 import {
   AuthToken,
@@ -169,6 +170,14 @@ export const routes = {
     response: SignInResponse,
   },
   signOut: { method: 'POST', path: '/v4/auth/signout', summary: 'Revoke the token', auth: true, response: null },
+  reportClientError: {
+    method: 'POST',
+    path: '/v4/client-errors',
+    summary: 'An error from the field (ids and codes only); limited per device; no token needed',
+    auth: false,
+    body: ClientErrorReport,
+    response: null,
+  },
   me: { method: 'GET', path: '/v4/users/me', summary: 'The signed-in user', auth: true, response: User },
   changePassword: {
     method: 'POST',

@@ -14,6 +14,8 @@ export * from './admin-audit.js';
 export * from './admin-users.js';
 export * from './dispatch.js';
 export * from './admin.js';
+export * from './client-errors.js';
+export * from './client-error-reporter.js';
 export * from './protocols.js';
 export * from './text-safety.js';
 export * from './gps.js';

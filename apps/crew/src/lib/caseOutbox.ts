@@ -12,6 +12,7 @@
  * - at start, a stored placeholder case asks `resolvePlaceholder` (the page that got the answer may have
  *   died before saving it).
  */
+import { reportFieldError } from './fieldErrors';
 import { createAesGcmCodec, createFetchTransport, createOutbox, createTusTransport, isPlaceholderId } from './outbox';
 import type { PlaceholderResolution } from './outbox';
 import { openDB } from 'idb';
@@ -82,6 +83,13 @@ export function applyPlaceholderResolution(resolution: PlaceholderResolution): v
 
 caseOutbox.subscribe((event) => {
   if (event.type === 'placeholder-resolved') applyPlaceholderResolution(event);
+  // The server refused a change: its status and the item's key and case only, never the change itself.
+  if (event.type === 'rejected') {
+    reportFieldError('outbox_refused', {
+      code: event.mutation.status,
+      ids: { item: event.mutation.key, case: event.mutation.caseId },
+    });
+  }
   if (event.type === 'held-unauthorized' && useSession.getState().caseActive) {
     useSession.setState({ needsAuthentication: true });
   }

@@ -6,6 +6,7 @@
  */
 import { Workbox } from 'workbox-window';
 import { showAlert } from '../lib/alerts';
+import { reportFieldError } from '../lib/fieldErrors';
 import { startBackgroundSync } from './backgroundSync';
 import { whenIdle } from './busy';
 import { createUpdateFlow } from './updateFlow';
@@ -28,7 +29,10 @@ export function registerServiceWorker(): void {
     reload: () => window.location.reload(),
   });
   workbox.addEventListener('waiting', () => {
-    flow.onWaiting().catch((error: unknown) => console.error('the new version could not be activated', error));
+    flow.onWaiting().catch((error: unknown) => {
+      console.error('the new version could not be activated', error);
+      reportFieldError('sw_update_failed', { error, code: 'activate' });
+    });
   });
   // A new version took over a page that ran under an older one (from this tab or another): reload. The
   // first install claiming this page is not a new version. (Workbox's own `controlling` event calls a
@@ -47,8 +51,15 @@ export function registerServiceWorker(): void {
     .register()
     .then(() => {
       setInterval(() => {
-        workbox.update().catch((error: unknown) => console.info('service worker update check failed', error));
+        workbox.update().catch((error: unknown) => {
+          console.info('service worker update check failed', error);
+          // Offline is the normal case in an ambulance, not a failure worth reporting.
+          if (navigator.onLine) reportFieldError('sw_update_failed', { error, code: 'update' });
+        });
       }, UPDATE_CHECK_MS);
     })
-    .catch((error: unknown) => console.error('the service worker could not be registered', error));
+    .catch((error: unknown) => {
+      console.error('the service worker could not be registered', error);
+      reportFieldError('sw_update_failed', { error, code: 'register' });
+    });
 }

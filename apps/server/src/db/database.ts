@@ -17,6 +17,8 @@ export interface Database {
   dialect: DialectName;
   /** Where it lives, safe to print: the file, or the PostgreSQL URL without its password. */
   location: string;
+  /** PostgreSQL: the pool's connections now (metrics). */
+  poolStats?(): { inUse: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -61,7 +63,13 @@ export function openPostgres(connectionString: string, poolSize = 10): Database 
     process.emitWarning(`PostgreSQL idle connection lost: ${error.message}`);
   });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', location: redactUrl(connectionString), close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'postgres',
+    location: redactUrl(connectionString),
+    poolStats: () => ({ inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    close: () => db.destroy(),
+  };
 }
 
 export function createDatabase(config: {

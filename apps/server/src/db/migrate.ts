@@ -52,6 +52,23 @@ export async function migrateToLatest<T>(db: Kysely<T>): Promise<string[]> {
   return check(await migrator(db as Kysely<unknown>).migrateToLatest());
 }
 
+/** The migrations this code knows that the database has not applied (readiness: none may be left). */
+export async function pendingMigrations<T>(db: Kysely<T>): Promise<string[]> {
+  const known = await migrator(db as Kysely<unknown>).getMigrations();
+  return known.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+/**
+ * Undoes the migrations applied after `name` (which stays applied): the one-version-back rollback of an
+ * upgrade, run with the NEW version's code before the old version starts (it knows only its own).
+ */
+export async function migrateDownTo<T>(db: Kysely<T>, name: string): Promise<string[]> {
+  if (!(name in migrations)) throw new Error(`no migration named ${name}`);
+  const result = await migrator(db as Kysely<unknown>).migrateTo(name);
+  if (result.error) throw new Error(`rolling back failed: ${String(result.error)}`);
+  return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
 /** Undoes every migration (tests use it to prove each `down` works). */
 export async function migrateDownAll<T>(db: Kysely<T>): Promise<void> {
   const m = migrator(db as Kysely<unknown>);

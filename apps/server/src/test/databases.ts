@@ -16,6 +16,8 @@ export const PG_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgre
 export interface TestDatabase extends Database {
   /** Closes and deletes it. */
   destroy(): Promise<void>;
+  /** PostgreSQL: the connection URL (backup tests hand it to pg_dump); SQLite: the file. */
+  url: string;
 }
 
 let pgReachable: Promise<boolean> | null = null;
@@ -48,10 +50,12 @@ export async function createTestDatabase(
   options: { migrate?: boolean } = {},
 ): Promise<TestDatabase> {
   let database: Database;
+  let url: string;
   let cleanup: () => Promise<void>;
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(path.join(tmpdir(), 'inbound-test-'));
-    database = openSqlite(path.join(dir, 'inbound.db'));
+    url = path.join(dir, 'inbound.db');
+    database = openSqlite(url);
     cleanup = async () => rmSync(dir, { recursive: true, force: true });
   } else {
     const name = `inbound_test_${randomBytes(6).toString('hex')}`;
@@ -59,9 +63,10 @@ export async function createTestDatabase(
     await admin.connect();
     await admin.query(`create database ${name}`);
     await admin.end();
-    const url = new URL(PG_ADMIN_URL);
-    url.pathname = `/${name}`;
-    database = openPostgres(url.toString(), 4);
+    const pgUrl = new URL(PG_ADMIN_URL);
+    pgUrl.pathname = `/${name}`;
+    url = pgUrl.toString();
+    database = openPostgres(url, 4);
     cleanup = async () => {
       const client = new pg.Client({ connectionString: PG_ADMIN_URL });
       await client.connect();
@@ -72,6 +77,7 @@ export async function createTestDatabase(
   if (options.migrate !== false) await migrateToLatest(database.db);
   return {
     ...database,
+    url,
     async destroy() {
       await database.close();
       await cleanup();

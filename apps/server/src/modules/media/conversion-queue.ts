@@ -13,12 +13,18 @@ export interface JobQueue {
   whenIdle(): Promise<void>;
   /** Aborts running jobs (their uploads stay `processing` for the next start) and takes no more. */
   close(): Promise<void>;
+  /** Jobs waiting and running now (metrics). */
+  size(): { waiting: number; running: number };
 }
+
+/** Told of every finished job (not of those aborted by `close`): the job-duration metric. */
+export type JobObserver = (outcome: 'ok' | 'failed', seconds: number) => void;
 
 export function createJobQueue(
   concurrency: number,
   work: (id: string, signal: AbortSignal) => Promise<void>,
   onError: (id: string, error: unknown) => void,
+  onJobDone?: JobObserver,
 ): JobQueue {
   // Groups in turn order; each with its jobs in arrival order.
   const waiting = new Map<string, string[]>();
@@ -49,10 +55,16 @@ export function createJobQueue(
     while (!closed && running.size < concurrency && waitingCount > 0) {
       const id = next();
       const abort = new AbortController();
+      const started = performance.now();
       const done = work(id, abort.signal)
-        .catch((error: unknown) => {
-          if (!abort.signal.aborted) onError(id, error);
-        })
+        .then(
+          () => onJobDone?.('ok', (performance.now() - started) / 1000),
+          (error: unknown) => {
+            if (abort.signal.aborted) return;
+            onJobDone?.('failed', (performance.now() - started) / 1000);
+            onError(id, error);
+          },
+        )
         .finally(() => {
           running.delete(id);
           known.delete(id);
@@ -78,6 +90,7 @@ export function createJobQueue(
       if (waitingCount === 0 && running.size === 0) return Promise.resolve();
       return new Promise((resolve) => idleWaiters.push(resolve));
     },
+    size: () => ({ waiting: waitingCount, running: running.size }),
     async close() {
       closed = true;
       waiting.clear();

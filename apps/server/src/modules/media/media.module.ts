@@ -36,6 +36,7 @@ export interface MediaModuleDeps {
   /** The chat's voice-memo writer (a voicememo upload with `chatLength` becomes a VOICE_MEMO message). */
   voiceMemoChat?: VoiceMemoChat;
   auditHospitalRead?: MediaServiceDeps['auditHospitalRead'];
+  onConversionDone?: MediaServiceDeps['onConversionDone'];
   /** The tus upload lock shared by every process (Redis); by default tus's in-process lock. */
   uploadLocker?: Locker;
   /** From the auth module: a media link's holder, while their session lives. */
@@ -82,6 +83,7 @@ export function createMediaModule(deps: MediaModuleDeps) {
     ...(deps.publishChange ? { announce: deps.publishChange } : {}),
     ...(deps.voiceMemoChat ? { voiceMemoChat: deps.voiceMemoChat } : {}),
     ...(deps.auditHospitalRead ? { auditHospitalRead: deps.auditHospitalRead } : {}),
+    ...(deps.onConversionDone ? { onConversionDone: deps.onConversionDone } : {}),
   });
 
   return {

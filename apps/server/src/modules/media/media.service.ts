@@ -32,7 +32,7 @@ import type { Principal } from '../auth/principal.js';
 import type { Answer, CasesService, WriteContext } from '../cases/cases.service.js';
 import type { VoiceMemoChat, VoiceMemoDraft } from '../chat/chat.service.js';
 import type { PublishCaseChange } from '../realtime/case-publisher.js';
-import { createJobQueue, type JobQueue } from './conversion-queue.js';
+import { createJobQueue, type JobObserver, type JobQueue } from './conversion-queue.js';
 import { convert, durationMs, probe, unusableInput, type FfmpegPaths } from './ffmpeg.js';
 import type { MediaRepository } from './media.repository.js';
 import type { MediaLinks } from './media-access.js';
@@ -56,6 +56,8 @@ export interface MediaServiceDeps {
   /** Scratch space for conversions, on local disk. */
   workDir: string;
   concurrency: number;
+  /** Told of each finished conversion (metrics). */
+  onConversionDone?: JobObserver;
   log: { warn(details: object, message: string): void };
   /**
    * Tells the case's subscribers (crews, the hospital's board) that its media changed: with the
@@ -176,8 +178,18 @@ export function createMediaService(deps: MediaServiceDeps) {
   };
   // Two lanes: pictures and voice memos (seconds each) never wait behind videos (up to the job timeout
   // each); within a lane, uploaders take turns. Videos get the cores but one; pictures at least one.
-  const pictures: JobQueue = createJobQueue(Math.max(1, Math.ceil(deps.concurrency / 2)), convertUpload, failed);
-  const videos: JobQueue = createJobQueue(Math.max(1, deps.concurrency - 1), convertUpload, failed);
+  const pictures: JobQueue = createJobQueue(
+    Math.max(1, Math.ceil(deps.concurrency / 2)),
+    convertUpload,
+    failed,
+    deps.onConversionDone,
+  );
+  const videos: JobQueue = createJobQueue(
+    Math.max(1, deps.concurrency - 1),
+    convertUpload,
+    failed,
+    deps.onConversionDone,
+  );
   const enqueue = (id: string, type: MediaType, uploader: string) =>
     (type === 'video' ? videos : pictures).enqueue(id, uploader);
 
@@ -187,6 +199,10 @@ export function createMediaService(deps: MediaServiceDeps) {
       for (const { id, type, uploaded_by } of await repo.pending()) enqueue(id, type as MediaType, uploaded_by);
     },
     whenIdle: () => Promise.all([pictures.whenIdle(), videos.whenIdle()]).then(() => undefined),
+    queueSize: () => {
+      const [p, v] = [pictures.size(), videos.size()];
+      return { waiting: p.waiting + v.waiting, running: p.running + v.running };
+    },
     close: () => Promise.all([pictures.close(), videos.close()]).then(() => undefined),
 
     /** Before any byte is read: the case exists, the user may change it, and it is open. */

@@ -10,6 +10,8 @@ export interface BrokerMessage {
   channel: string;
   seq: number;
   event: RealtimeEvent;
+  /** When it was published (epoch ms, the publishing host's clock): for the delivery-latency metric. */
+  publishedAt?: number;
 }
 
 export interface Broker {
@@ -30,6 +32,8 @@ export interface Broker {
   userOffline(userId: string): void;
   /** Whether the user has a socket open on another process. */
   isConnectedElsewhere(userId: string): Promise<boolean>;
+  /** Resolves when the broker answers (readiness). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -53,6 +57,7 @@ export function createMemoryBroker(): Broker {
     userOnline: () => undefined,
     userOffline: () => undefined,
     isConnectedElsewhere: () => Promise.resolve(false),
+    ping: () => Promise.resolve(),
     close: () => Promise.resolve(),
   };
 }

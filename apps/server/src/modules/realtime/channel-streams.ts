@@ -12,7 +12,7 @@
  * keeps the last number it was sent, and nothing at or below it is sent again — so the boundary between
  * catch-up and live has neither a hole nor a double.
  */
-import type { ServerFrame } from '@inbound/contract';
+import { parseChannelName, type ServerFrame } from '@inbound/contract';
 import type { StoredMessage } from './realtime.repository.js';
 
 export const GAP_FILL_MS = 250;
@@ -159,6 +159,16 @@ export function createChannelStreams(source: StreamSource) {
 
   return {
     deliver,
+
+    /** Subscribers per channel kind (the part of the name before ':'). */
+    subscriptionsByKind(): Record<string, number> {
+      const counts: Record<string, number> = {};
+      for (const stream of streams.values()) {
+        const kind = parseChannelName(stream.channel)?.kind ?? 'other';
+        counts[kind] = (counts[kind] ?? 0) + stream.subscribers.size;
+      }
+      return counts;
+    },
 
     /**
      * Adds the subscriber; with `lastSeq`, first sends what it missed. Sends the `subscribed` frame

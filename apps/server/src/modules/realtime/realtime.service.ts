@@ -12,7 +12,7 @@ import type { WebSocket } from 'ws';
 import { ChannelName, REALTIME_CLOSE, RealtimeEvent, channelName, type RealtimeSecret } from '@inbound/contract';
 import type { Clock } from '../../clock.js';
 import type { Principal } from '../auth/principal.js';
-import type { Broker } from './broker.js';
+import type { Broker, BrokerMessage } from './broker.js';
 import type { ChannelAuthorizers } from './channel-authorizers.js';
 import { createChannelStreams } from './channel-streams.js';
 import { Connection } from './connection.js';
@@ -40,6 +40,8 @@ export interface RealtimeGatewayDeps {
   authorizers: ChannelAuthorizers;
   settings: RealtimeSettings;
   log: { error(details: object, message: string): void; warn(details: object, message: string): void };
+  /** Publish → written to this process's subscribed sockets, in seconds (the delivery-latency metric). */
+  onDelivered?(via: 'local' | 'broker', seconds: number): void;
 }
 
 /** The broker is made after the gateway (it delivers into it), so it is handed over by `useBroker`. */
@@ -158,6 +160,11 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps) {
   void prune();
 
   const deliver = (message: StoredMessage) => streams.deliver(message);
+  const deliverFromBroker = (message: BrokerMessage) => {
+    streams.deliver(message);
+    // Across hosts this includes their clock difference; NTP keeps that to a millisecond or so.
+    if (message.publishedAt !== undefined) deps.onDelivered?.('broker', (Date.now() - message.publishedAt) / 1000);
+  };
 
   /**
    * Checks this process's sockets on the channel again — those subscribed and those being authorised
@@ -189,14 +196,18 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps) {
       if (!ChannelName.safeParse(channel).success) throw new Error(`not a channel name: ${channel}`);
       lastPublishAt = Date.now();
       const checked = RealtimeEvent.parse(event);
+      const publishedAt = Date.now();
+      const started = performance.now();
       const stored = repo.append(channel, checked);
       track(stored);
       const seq = await stored;
       const message = { channel, seq, event: checked };
       deliver(message);
+      deps.onDelivered?.('local', (performance.now() - started) / 1000);
       track(
-        broker?.publish(message).catch((error: unknown) => logError(error, 'real-time broker publish failed')) ??
-          Promise.resolve(),
+        broker
+          ?.publish({ ...message, publishedAt })
+          .catch((error: unknown) => logError(error, 'real-time broker publish failed')) ?? Promise.resolve(),
       );
       return { seq };
     },
@@ -220,7 +231,7 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps) {
     publisher,
     /** For the broker: messages from other processes, and a resync after it reconnected. */
     brokerListeners: {
-      onMessage: deliver,
+      onMessage: deliverFromBroker,
       onReauthorize: (channel: string) => {
         reauthorizeLocal(channel).catch((error: unknown) => logError(error, 'real-time re-authorisation failed'));
       },
@@ -231,6 +242,9 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps) {
       broker = chosen;
     },
     brokerKind: () => broker?.kind ?? 'memory',
+    brokerPing: () => broker?.ping() ?? Promise.resolve(),
+    /** Open sockets and subscriptions by channel kind on this process (metrics). */
+    stats: () => ({ sockets: connections.size, subscriptionsByKind: streams.subscriptionsByKind() }),
 
     accept(socket: WebSocket): void {
       // A socket that opens while this process drains is told to go elsewhere at once.

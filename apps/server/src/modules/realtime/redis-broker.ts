@@ -47,7 +47,8 @@ export async function createRedisBroker(
     }
     if (wire.from === processId) return;
     if ('reauthorize' in wire) listeners.onReauthorize(wire.channel);
-    else listeners.onMessage({ channel: wire.channel, seq: wire.seq, event: wire.event });
+    else
+      listeners.onMessage({ channel: wire.channel, seq: wire.seq, event: wire.event, publishedAt: wire.publishedAt });
   });
   // ioredis subscribes again by itself after a reconnect; what was published meanwhile is read back
   // from the database by the gateway.
@@ -103,6 +104,9 @@ export async function createRedisBroker(
     async isConnectedElsewhere(userId) {
       const count = await commands.zcount(presenceKey(userId), `(${Date.now()}`, '+inf');
       return count > 0;
+    },
+    async ping() {
+      await commands.ping();
     },
     async close() {
       clearInterval(refresher);

@@ -1,0 +1,65 @@
+# syntax=docker/dockerfile:1
+# Inbound in one image: the server (run by tsx from its TypeScript sources, as `npm start` does), the
+# built crew app and hospital console, Debian's ffmpeg (media conversion) and postgresql-client (backups).
+# Multi-stage: compilers and the apps' build tools never reach the final image; it runs as a non-root
+# user with its data in the /data volume. See docs/deploy.md.
+#
+#   podman build -t inbound .        (or docker build)
+#
+# NODE_IMAGE: any Debian 12 image with Node 20 in /usr/bin or /usr/local/bin (the default is the
+# official slim one; docs/deploy.md shows how to build one from Debian packages where none can be pulled).
+ARG NODE_IMAGE=docker.io/library/node:20-bookworm-slim
+
+# ---- the web apps' build ------------------------------------------------------------------------
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+# better-sqlite3 compiles from source when no prebuilt binary can be fetched.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
+    && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json .npmrc ./
+COPY packages/contract/package.json packages/contract/
+COPY apps/server/package.json apps/server/
+COPY apps/crew/package.json apps/crew/
+COPY apps/hospital/package.json apps/hospital/
+COPY e2e/package.json e2e/
+COPY bench/package.json bench/
+COPY tests/no-loss/package.json tests/no-loss/
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.base.json ./
+COPY packages/contract packages/contract
+COPY apps/crew apps/crew
+COPY apps/hospital apps/hospital
+RUN npm run build
+
+# ---- the server's production dependencies only --------------------------------------------------
+FROM build AS server-deps
+RUN rm -rf node_modules apps/*/node_modules packages/*/node_modules \
+    && npm ci --no-audit --no-fund --omit=dev --workspace @inbound/server
+
+# ---- what runs ----------------------------------------------------------------------------------
+FROM ${NODE_IMAGE} AS runtime
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends ffmpeg postgresql-client tini ca-certificates \
+    && rm -rf /var/lib/apt/lists/* \
+    && useradd --system --uid 10001 --user-group --home-dir /data --shell /usr/sbin/nologin inbound \
+    && mkdir -p /data && chown inbound:inbound /data && chmod 700 /data
+WORKDIR /app
+COPY --from=server-deps /app/node_modules node_modules
+COPY package.json tsconfig.base.json ./
+COPY packages/contract packages/contract
+COPY apps/server apps/server
+COPY --from=build /app/apps/crew/dist apps/crew/dist
+COPY --from=build /app/apps/hospital/dist apps/hospital/dist
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=8080 \
+    DATA_DIR=/data
+USER inbound
+VOLUME ["/data"]
+EXPOSE 8080
+# Ready = database reachable, migrations applied, broker answering (docs/operations.md).
+HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# tini forwards SIGTERM to the server (which drains and closes) and reaps ffmpeg's children.
+ENTRYPOINT ["/usr/bin/tini", "--"]
+CMD ["node", "--import", "tsx", "apps/server/src/main.ts"]

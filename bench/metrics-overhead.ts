@@ -1,0 +1,120 @@
+/**
+ * What the metrics cost per request — target ≤ 5 % more server CPU with /metrics enabled (issue 18,
+ * "Figures").
+ *
+ * Four servers side by side, the same code, two with METRICS_ENABLED=true (the default: per-request
+ * counter and histogram, process figures collected, scraped every 15 s — a common Prometheus interval; each scrape costs a few ms of CPU) and
+ * two with METRICS_ENABLED=false, started in the order on, off, off, on (a server started earlier tends
+ * to come out cheaper on a busy machine; the ABBA order cancels that). Each round loads all four at once, open loop at a fixed offered rate
+ * (BENCH_RATE requests/s each, so a slow server does not get fewer requests), for BENCH_DURATION_S
+ * seconds: the server's CPU seconds over the requests answered = CPU µs per request. Three rounds per
+ * call; the median of each side (mean of its two servers) and the overhead are printed beside the
+ * target, with the load average. The direct cost of recording one request (counter + histogram) is
+ * measured in-process and printed too. Never asserts.
+ */
+import autocannon from 'autocannon';
+import { loadavg } from 'node:os';
+import { authorizationHeader, routes, type SignInResponse } from '@inbound/contract';
+import { pad, padStart, verdict } from './lib/format';
+import { createMetrics } from '../apps/server/src/modules/ops/metrics';
+import { coresUsed, freePort, startServer, type BenchServer } from './lib/server';
+
+export const OVERHEAD_TARGET = 0.05;
+const RATE = Number(process.env.BENCH_RATE ?? 150);
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
+const ROUNDS = 3;
+const CONNECTIONS = 20;
+const SCRAPE_EVERY_MS = 15_000;
+const LIMITS = { SIGNIN_LIMIT_PER_ADDRESS: '100000000', SIGNIN_LIMIT_PER_ACCOUNT: '100000000' };
+
+async function signIn(url: string): Promise<string> {
+  const response = await fetch(`${url}${routes.signIn.path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'medic1', password: 'demo-medic1', twiageClient: 'ems', platform: 'web' }),
+  });
+  if (!response.ok) throw new Error(`sign-in: ${response.status}`);
+  return ((await response.json()) as SignInResponse).authorizationToken.token;
+}
+
+async function load(server: BenchServer, path: string, token: string | null) {
+  const cores = coresUsed(server.cpuSeconds);
+  const result = await autocannon({
+    url: server.url,
+    connections: CONNECTIONS,
+    overallRate: RATE,
+    duration: DURATION_S,
+    requests: [{ method: 'GET', path, headers: token ? { authorization: authorizationHeader(token) } : {} }],
+  });
+  const cpuSeconds = cores() * DURATION_S;
+  const answered = result.requests.total - result.non2xx;
+  return { us: answered > 0 ? (cpuSeconds * 1e6) / answered : NaN, p99: result.latency.p99, answered };
+}
+
+/** CPU µs of `httpRequest` (the per-request work of the metrics), median of three runs of 200,000. */
+function recordCostUs(): number {
+  const metrics = createMetrics({ defaultMetrics: false });
+  const runs: number[] = [];
+  for (let run = 0; run < 3; run++) {
+    const before = process.cpuUsage();
+    for (let i = 0; i < 200_000; i++) metrics.httpRequest('/v4/users/me', 'GET', 200, 0.003);
+    const used = process.cpuUsage(before);
+    runs.push((used.user + used.system) / 200_000);
+  }
+  return median(runs);
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+export async function runMetricsOverhead(): Promise<{ call: string; onUs: number; offUs: number }[]> {
+  const servers: BenchServer[] = [];
+  for (const enabled of [true, false, false, true]) {
+    servers.push(await startServer(await freePort(), { ...LIMITS, METRICS_ENABLED: String(enabled) }));
+  }
+  const scraper = setInterval(() => {
+    for (const server of [servers[0]!, servers[3]!])
+      fetch(`${server.url}/metrics`)
+        .then((r) => r.text())
+        .catch(() => undefined);
+  }, SCRAPE_EVERY_MS);
+  const figures: { call: string; onUs: number; offUs: number }[] = [];
+  try {
+    const tokens = await Promise.all(servers.map((server) => signIn(server.url)));
+    const calls = [
+      { name: 'users/me', path: routes.me.path, auth: true },
+      { name: 'health', path: routes.health.path, auth: false },
+    ];
+    console.info(
+      `\n== metrics overhead: CPU µs per request, metrics on vs off, both loaded at once, open loop ${RATE} req/s each of 4 servers (ABBA), ${DURATION_S} s × ${ROUNDS} (load average ${loadavg()[0]!.toFixed(2)})`,
+    );
+    for (const call of calls) {
+      await Promise.all(servers.map((server) => load(server, call.path, null))); // warm-up
+      const onUs: number[] = [];
+      const offUs: number[] = [];
+      const p99: string[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        const [a1, b1, b2, a2] = await Promise.all(
+          servers.map((server, i) => load(server, call.path, call.auth ? tokens[i]! : null)),
+        );
+        onUs.push((a1!.us + a2!.us) / 2);
+        offUs.push((b1!.us + b2!.us) / 2);
+        p99.push(`${Math.max(a1!.p99, a2!.p99)}/${Math.max(b1!.p99, b2!.p99)}`);
+      }
+      const onMedian = median(onUs);
+      const offMedian = median(offUs);
+      const overhead = onMedian / offMedian - 1;
+      figures.push({ call: call.name, onUs: onMedian, offUs: offMedian });
+      console.info(
+        `  ${pad(call.name, 10)} on ${padStart(onMedian.toFixed(0), 5)} µs  off ${padStart(offMedian.toFixed(0), 5)} µs  overhead ${padStart((overhead * 100).toFixed(1), 5)} % (target ≤ ${OVERHEAD_TARGET * 100} %) ${verdict(overhead <= OVERHEAD_TARGET)}   rounds on ${onUs.map((u) => u.toFixed(0)).join('/')} off ${offUs.map((u) => u.toFixed(0)).join('/')} µs, p99 on/off ms ${p99.join(' ')}`,
+      );
+    }
+    console.info(`  recording one request in-process (counter + histogram): ${recordCostUs().toFixed(2)} µs CPU`);
+    console.info(`  load average after: ${loadavg()[0]!.toFixed(2)} (2 cores; other work inflates both sides alike)`);
+  } finally {
+    clearInterval(scraper);
+    for (const server of servers) await server.stop();
+  }
+  return figures;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await runMetricsOverhead();
