@@ -26,6 +26,7 @@ export default tseslint.config(
     ignores: [
       '**/node_modules/**',
       '**/dist/**',
+      '**/dist-desktop/**',
       '**/data/**',
       'test-results/**',
       'playwright-report/**',

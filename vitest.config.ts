@@ -3,6 +3,14 @@ import { defineConfig } from 'vitest/config';
 // One Vitest run covers every workspace; each keeps its own config (environment, setup) beside its code.
 export default defineConfig({
   test: {
-    projects: ['packages/contract', 'apps/server', 'apps/crew', 'apps/hospital', 'tests/no-loss'],
+    projects: [
+      'packages/contract',
+      'packages/gps',
+      'apps/server',
+      'apps/crew',
+      'apps/hospital',
+      'apps/desktop',
+      'tests/no-loss',
+    ],
   },
 });

@@ -109,20 +109,20 @@ export interface CaseWriteFigures {
   check: WriteCheck | null;
 }
 
-interface CrewCase {
+export interface CrewCase {
   id: string;
   caseNumber: string;
   token: string;
 }
 
-interface Scenario {
+export interface Scenario {
   cases: CrewCase[];
   tagId: string;
   tagValue: (n: number) => TagFieldValue[];
 }
 
 /** What the load records from the answers: per case, the events acknowledged. */
-interface Tally {
+export interface Tally {
   eventIds: string[];
   withoutEvent: number;
   statusCounts: Record<string, number>;
@@ -133,7 +133,7 @@ interface Tally {
   writesByCase: Map<string, number>;
 }
 
-const newTally = (): Tally => ({
+export const newTally = (): Tally => ({
   eventIds: [],
   withoutEvent: 0,
   statusCounts: {},
@@ -197,7 +197,7 @@ function fieldValue(type: TagFieldValue['type'], n: number): string {
 }
 
 /** Signs in one session per crew, starts one case per session, and readies each for tag values. */
-async function prepare(url: string): Promise<Scenario> {
+export async function prepare(url: string): Promise<Scenario> {
   const tokens = await pooled(
     Array.from({ length: CREWS }, (_, i) => CREW_USERS[i % CREW_USERS.length]!),
     4, // argon2id: a few at a time keep both cores busy without queueing 200 hashes
@@ -330,7 +330,7 @@ async function load(url: string, scenario: Scenario, tally: Tally, durationS: nu
 }
 
 /** Looks every acknowledged event up in case_events and compares the rows with the acknowledged writes. */
-interface Counter {
+export interface Counter {
   found(ids: string[]): Promise<number>;
   eventRows(): Promise<number>;
   casesWithGaps(): Promise<number>;
@@ -340,7 +340,7 @@ interface Counter {
 const GAPS_SQL =
   'select count(*) as n from cases where version <> (select count(*) from case_events e where e.case_id = cases.id)';
 
-function sqliteCounter(dataDir: string): Counter {
+export function sqliteCounter(dataDir: string): Counter {
   const db = new Database(path.join(dataDir, 'inbound.db'), { readonly: true, fileMustExist: true });
   const one = (sql: string, ...params: unknown[]) => Number((db.prepare(sql).get(...params) as { n: number }).n);
   return {
@@ -360,7 +360,7 @@ function sqliteCounter(dataDir: string): Counter {
   };
 }
 
-async function postgresCounter(databaseUrl: string): Promise<Counter> {
+export async function postgresCounter(databaseUrl: string): Promise<Counter> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const one = async (sql: string, params: unknown[] = []) =>
@@ -373,7 +373,7 @@ async function postgresCounter(databaseUrl: string): Promise<Counter> {
   };
 }
 
-async function check(url: string, scenario: Scenario, tally: Tally, counter: Counter): Promise<WriteCheck> {
+export async function check(url: string, scenario: Scenario, tally: Tally, counter: Counter): Promise<WriteCheck> {
   const acknowledged = tally.eventIds.length + tally.withoutEvent;
   const sampleCase = scenario.cases[0]!;
   const read = await json<Case>(
@@ -420,12 +420,17 @@ function spread(counts: number[]): CaseWriteFigures['perCrew'] {
   };
 }
 
-async function runOne(database: DatabaseKind, databaseUrl: string | null): Promise<CaseWriteFigures> {
+export async function runOne(
+  database: DatabaseKind,
+  databaseUrl: string | null,
+  extraEnv: Record<string, string> = {},
+): Promise<CaseWriteFigures> {
   const port = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : await freePort();
   const server: BenchServer = await startServer(port, {
     SIGNIN_LIMIT_PER_ADDRESS: '100000000',
     SIGNIN_LIMIT_PER_ACCOUNT: '100000000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...extraEnv,
   });
   try {
     console.info(`  … ${database}: ${CREWS} crews sign in and start their cases`);

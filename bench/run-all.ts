@@ -15,6 +15,8 @@ import { ensureAppsBuilt } from './lib/browser';
 import { printMediaSend, runMediaSend } from './media-send';
 import { printOfflineStart, runOfflineStart } from './offline-start';
 import { printTapToSaved, runTapToSaved } from './tap-to-saved';
+import { printProtocols, runProtocols } from './protocols';
+import { printDesktopGps, runDesktopGps } from './desktop-gps';
 
 const started = Date.now();
 const load = loadavg()[0] ?? 0;
@@ -70,6 +72,15 @@ try {
 }
 
 try {
+  const desktopGps = await runDesktopGps();
+  printDesktopGps(desktopGps);
+  results.desktopGps = desktopGps;
+} catch (error) {
+  console.error(`desktop-gps: ${(error as Error).message}`);
+  process.exitCode = 1;
+}
+
+try {
   const offlineStart = await runOfflineStart();
   printOfflineStart(offlineStart);
   results.offlineStart = offlineStart;
@@ -102,6 +113,15 @@ try {
   results.mediaSend = mediaSend;
 } catch (error) {
   console.error(`media-send: ${(error as Error).message}`);
+  process.exitCode = 1;
+}
+
+try {
+  const protocols = await runProtocols();
+  printProtocols(protocols);
+  results.protocols = protocols;
+} catch (error) {
+  console.error(`protocols: ${(error as Error).message}`);
   process.exitCode = 1;
 }
 

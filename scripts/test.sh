@@ -8,6 +8,7 @@ started=$(date +%s)
 bash scripts/ensure-deps.sh
 bash scripts/ensure-ffmpeg.sh
 bash scripts/ensure-chromium.sh
+bash scripts/ensure-socat.sh
 
 echo "== static checks: typecheck, lint, format"
 npm run --silent typecheck

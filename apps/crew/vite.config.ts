@@ -45,8 +45,11 @@ const runtimeCaching = [
   },
 }));
 
-export default defineConfig({
+// The one build flag of the desktop variant (spec §2): `vite build --mode desktop` builds the same source
+// with hash routing and the /gpsSource page into dist-desktop/, which apps/desktop serves.
+export default defineConfig(({ mode }) => ({
   base: '/',
+  define: { __INBOUND_DESKTOP__: JSON.stringify(mode === 'desktop') },
   plugins: [
     react(),
     VitePWA({
@@ -94,7 +97,7 @@ export default defineConfig({
       },
     }),
   ],
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+  build: { outDir: mode === 'desktop' ? 'dist-desktop' : 'dist', emptyOutDir: true, sourcemap: true },
   server: {
     port: 5173,
     proxy: {
@@ -102,4 +105,4 @@ export default defineConfig({
       '/realtime': { target: apiTarget, ws: true, changeOrigin: true },
     },
   },
-});
+}));

@@ -3,6 +3,8 @@ import react from '@vitejs/plugin-react';
 
 export default defineConfig({
   plugins: [react()],
+  // The web variant (src/lib/platform.ts); desktop-only components are tested by rendering them directly.
+  define: { __INBOUND_DESKTOP__: 'false' },
   test: {
     name: 'crew',
     environment: 'jsdom',

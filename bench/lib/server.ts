@@ -18,6 +18,8 @@ export interface BenchServer {
   stop: () => Promise<void>;
   /** CPU seconds (user + system) the server's processes have used so far; 0 where /proc is missing. */
   cpuSeconds: () => number;
+  /** The resident memory of the largest process of the server's group (MB); 0 where /proc is missing. */
+  largestRssMb: () => number;
 }
 
 /** Linux reports process times in clock ticks; 100 per second on every common kernel. */
@@ -46,6 +48,31 @@ export function groupCpuSeconds(groupId: number): number {
     ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
   }
   return ticks / CLOCK_TICKS_PER_S;
+}
+
+/** The largest resident set (MB) among the live processes of a process group, from /proc/<pid>/stat. */
+export function groupLargestRssMb(groupId: number): number {
+  const PAGE_KB = 4;
+  let largest = 0;
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return 0;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) !== groupId) continue;
+    largest = Math.max(largest, (Number(fields[21]) * PAGE_KB) / 1024); // rss, in pages
+  }
+  return largest;
 }
 
 /** Cores used between two readings of a CPU-seconds counter, over the wall time between them. */
@@ -125,7 +152,8 @@ export async function startServer(port: number, extraEnv: Record<string, string>
       if ((await fetch(`${url}/health`)).ok) {
         // detached: the child leads its own process group, which holds npx, tsx and the server.
         const cpuSeconds = () => (child.pid ? groupCpuSeconds(child.pid) : 0);
-        return { url, dataDir, stop, cpuSeconds };
+        const largestRssMb = () => (child.pid ? groupLargestRssMb(child.pid) : 0);
+        return { url, dataDir, stop, cpuSeconds, largestRssMb };
       }
     } catch {
       // not listening yet

@@ -39,11 +39,16 @@ async function main(): Promise<void> {
   void wipeCode
     .then(({ startClosedCaseWipe }) => startClosedCaseWipe())
     .catch((error: unknown) => console.error('the closed-case wipe could not start', error));
+  // Desktop: the host's live GPS (the vehicle modem's fixes) from the first screen on. Not in the web build.
+  if (__INBOUND_DESKTOP__)
+    void import('./features/gps/desktopGps')
+      .then((m) => m.startDesktopGps())
+      .catch((error: unknown) => console.error('the desktop GPS link could not start', error));
   const root = document.getElementById('root');
   if (!root) throw new Error('#root missing from index.html');
   createRoot(root).render(
     <StrictMode>
-      <App router={createAppRouter('history')} />
+      <App router={createAppRouter(__INBOUND_DESKTOP__ ? 'hash' : 'history')} />
     </StrictMode>,
   );
   // The service worker (offline start, new versions) after the first screen: Workbox's page code is a

@@ -26,6 +26,9 @@ const UsersPage = lazy(() => import('./features/admin/users/UsersPage').then((m)
 const AuditLogPage = lazy(() =>
   import('./features/admin/audit/AuditLogPage').then((m) => ({ default: m.AuditLogPage })),
 );
+const ProtocolReviewPage = lazy(() =>
+  import('./features/admin/protocols/ProtocolReviewPage').then((m) => ({ default: m.ProtocolReviewPage })),
+);
 
 /** Signed out, every address shows the sign-in form (no redirect, so a bookmarked address still works). */
 export function App() {
@@ -50,6 +53,7 @@ function SignedIn() {
           <Route path="complaint-sets" element={<ComplaintSetsPage />} />
           <Route path="users" element={<UsersPage />} />
           <Route path="audit-log" element={<AuditLogPage />} />
+          <Route path="protocol-questions" element={<ProtocolReviewPage />} />
           <Route path="*" element={<Navigate to="users" replace />} />
         </Route>
         <Route path="*" element={<Navigate to="/" replace />} />

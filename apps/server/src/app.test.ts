@@ -51,7 +51,30 @@ describe('app: health, API docs, security headers, errors', () => {
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain('upgrade-insecure-requests');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['strict-transport-security']).toBeTruthy();
+    // Plain http: no HSTS (issue 17 item 9); it is sent on https only, below.
+    expect(res.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('sends HSTS when the request came over https (through a trusted proxy)', async () => {
+    const behindProxy = await createTestApp({ env: { TRUST_PROXY: 'true' }, seed: false });
+    try {
+      const res = await behindProxy.get(routes.health.path, null, { 'x-forwarded-proto': 'https' });
+      expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+    } finally {
+      await behindProxy.close();
+    }
+  });
+
+  it('serves no /api/docs in production unless API_DOCS=true', async () => {
+    const production = await createTestApp({ env: { NODE_ENV: 'production' }, seed: false });
+    const asked = await createTestApp({ env: { NODE_ENV: 'production', API_DOCS: 'true' }, seed: false });
+    try {
+      expectClientError(await production.get('/api/docs/json'), 404);
+      expect((await asked.get('/api/docs/json')).statusCode).toBe(200);
+    } finally {
+      await production.close();
+      await asked.close();
+    }
   });
 
   it('allows no image origin but its own without MAP_TILE_URL, and tells the console so', async () => {

@@ -13,11 +13,13 @@ import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { createDatabase, type Database } from './db/database.js';
 import { createGroupCommit } from './db/group-commit.js';
-import { badRequest, errorHandler, unauthorized } from './errors.js';
+import { errorHandler, unauthorized } from './errors.js';
 import { registerApiDocs } from './http/api-docs.js';
 import type { RouteContext } from './http/bind-route.js';
 import { registerSecurityHeaders } from './http/security.js';
+import { parseJsonBody, refuseUnsafeParameters } from './http/text-safety.js';
 import { registerStaticApps } from './http/static-apps.js';
+import { createSharedState } from './shared-state.js';
 import { loggerOptions } from './logger.js';
 import { createAdminAuditService } from './modules/admin/audit.js';
 import { createAdminUsersService } from './modules/admin/admin-users.service.js';
@@ -37,6 +39,7 @@ import { createAgenciesService } from './modules/agencies/agencies.service.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { authRoutes, createAuthenticateHook } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
+import { createSignInThrottle } from './modules/auth/sign-in-throttle.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './modules/auth/passwords.js';
 import { createTokenService } from './modules/auth/tokens.js';
 import { createBoardRepository } from './modules/board/board.repository.js';
@@ -93,6 +96,7 @@ import { createGuessLimiter } from './modules/transfers/guess-limit.js';
 import { createDispatchRepository } from './modules/dispatch/dispatch.repository.js';
 import { dispatchRoutes } from './modules/dispatch/dispatch.routes.js';
 import { createDispatchService } from './modules/dispatch/dispatch.service.js';
+import { createProtocolsModule } from './modules/protocols/protocols.module.js';
 
 export type AppConfig = Config & { jwtSecret: string };
 
@@ -116,6 +120,8 @@ export interface BuildOptions {
    * a case commit and its announcement (another process, or the next start, announces it).
    */
   relayOutbox?: boolean;
+  /** With WORKERS > 1: this worker's number, sent as `Inbound-Worker` so operators see who answered. */
+  worker?: number;
 }
 
 /** How often open case transfers past their lifetime are expired (and both crews told). */
@@ -136,6 +142,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     // One line per request (on completion, below) instead of Fastify's two: logging was a tenth of a read.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
+    // Slow clients (issue 17 item 6): Node answers 408 and closes once a request takes longer.
+    requestTimeout: config.timeouts.requestMs,
+    http: {
+      headersTimeout: Math.min(config.timeouts.headersMs, config.timeouts.requestMs),
+      // Node checks the two timeouts on this interval (30 s by default): often enough to enforce them.
+      connectionsCheckingInterval: Math.min(1_000, config.timeouts.headersMs),
+    },
     // Fastify accepts a hop count at run time; its types list only boolean and addresses.
     trustProxy: config.trustProxy as boolean | string,
     // The spec's paths mix cases (/v4/emsAgencies) and clients add trailing slashes (/questions/).
@@ -157,13 +170,16 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(badRequest('The request body is not valid JSON.'), undefined);
+      done(null, parseJsonBody(text));
+    } catch (error) {
+      done(error as Error, undefined);
     }
   });
+  const worker = options.worker === undefined ? null : String(options.worker);
+  app.addHook('preValidation', refuseUnsafeParameters);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (worker) reply.header('inbound-worker', worker);
   });
   // The completion line holds only the serialized id, method, path and status (logger.ts), nothing a redact
   // path names, so it skips redaction, which was half of the line's cost; the output is the same as
@@ -177,9 +193,14 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
 
   await registerSecurityHeaders(app, config.publicUrl, config.mapTileUrl);
+  // Rate limits and the upload lock, in Redis when several processes share the work (shared-state.ts).
+  const shared = await createSharedState(
+    config.redisUrl ? { url: config.redisUrl, prefix: config.redisKeyPrefix } : null,
+    (error) => app.log.error({ err: { message: error.message } }, 'Redis (shared state) error'),
+  );
   // Off for all routes; sign-in turns it on for itself (other routes are limited by authentication).
-  await app.register(rateLimit, { global: false });
-  await registerApiDocs(app, config.brandName);
+  await app.register(rateLimit, shared.rateLimit);
+  if (config.apiDocs) await registerApiDocs(app, config.brandName);
 
   // ---- modules -------------------------------------------------------------------------------
   const tokens = createTokenService({ secret: config.jwtSecret, ttlMs: config.tokenTtlMs });
@@ -223,10 +244,16 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const displayName = async (userId: string) => (await usersRepo.findById(userId))?.display_name ?? null;
 
   // Services that call each other do so through closures, resolved at call time.
+  const signInThrottle = createSignInThrottle({
+    repo: createAuthRepository(db),
+    clock,
+    accountLimit: config.signInLimits.perAccount,
+  });
   const users = createUsersService({
     repo: usersRepo,
     clock,
     passwords,
+    throttle: signInThrottle,
     sessions: {
       revokeOtherSessions: (userId, keep) => auth.revokeOtherSessions(userId, keep),
       forgetUser: (userId) => auth.forgetUser(userId),
@@ -238,7 +265,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     clock,
     users,
     passwords,
-    accountLimit: config.signInLimits.perAccount,
+    throttle: signInThrottle,
     principalCacheMs: config.authCacheMs,
   });
   const hospitals = createHospitalsService({
@@ -382,6 +409,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     secret: config.jwtSecret,
     log: app.log,
     voiceMemoChat: chat.voiceMemos,
+    ...(shared.uploadLocker ? { uploadLocker: shared.uploadLocker } : {}),
+    sessionPrincipal: (userId, sessionId) => auth.sessionPrincipal(userId, sessionId),
   });
   healthRoutes(app, ctx, { database: database.dialect, broker: realtime.brokerKind() });
   consoleSettingsRoutes(app, ctx, { mapTileUrl: config.mapTileUrl });
@@ -444,6 +473,20 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   adminHospitalsRoutes(app, ctx, createAdminHospitalsService({ db, clock }));
   adminComplaintSetsRoutes(app, ctx, createAdminComplaintSetsService({ db, clock }));
   await media.routes(app, ctx);
+  createProtocolsModule({
+    db,
+    clock,
+    config,
+    secret: config.jwtSecret,
+    caseView: (principal, caseId) => cases.get(principal, caseId),
+    complaintSet: async (caseId) => {
+      const row = await casesRepo.findById(caseId);
+      return row ? complaints.setById(row.complaint_set_id) : null;
+    },
+    isAgencyMember: async (userId, agencyId) =>
+      (await users.loadPrincipal(userId, 'protocol-link'))?.teamIds.includes(agencyId) ?? false,
+    log: app.log,
+  }).routes(app, ctx);
   inboundCaseRoutes(
     app,
     ctx,
@@ -469,6 +512,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await media.close();
     await push.drain();
     await realtime.close();
+    await shared.close();
     if (ownsDatabase) await database.close();
   });
   await app.ready();

@@ -70,6 +70,27 @@ describe('config', () => {
     }
   });
 
+  it('runs several workers only on PostgreSQL and Redis, saying what is missing', () => {
+    const sqlite = parseConfig({ WORKERS: '2' });
+    expect(sqlite.ok).toBe(false);
+    if (!sqlite.ok) {
+      expect(sqlite.problems).toEqual([
+        'WORKERS=2 needs DATABASE_URL (PostgreSQL): the SQLite database is one file that one process writes',
+        'WORKERS=2 needs REDIS_URL: the processes share live messages, presence, rate limits and upload locks through Redis',
+      ]);
+    }
+    const shared = parseConfig({
+      WORKERS: '4',
+      DATABASE_URL: 'postgres://db/inbound',
+      REDIS_URL: 'redis://cache:6379',
+      DATABASE_POOL_SIZE: '25',
+    });
+    expect(shared.ok && [shared.config.workers, shared.config.databasePoolSize]).toEqual([4, 25]);
+    const single = parseConfig({});
+    expect(single.ok && [single.config.workers, single.config.databasePoolSize]).toEqual([1, 10]);
+    expect(parseConfig({ WORKERS: '0' }).ok).toBe(false);
+  });
+
   it('lists every problem at once', () => {
     const result = parseConfig({
       PORT: 'eighty',

@@ -120,6 +120,10 @@ const EnvSchema = z
       .refine((n) => n < 65_536, 'PORT must be at most 65535')
       .default(8080),
     HOST: z.string().min(1).default('0.0.0.0'),
+    // Server processes behind the one port (node:cluster); more than one needs PostgreSQL and Redis.
+    WORKERS: positiveInt('WORKERS')
+      .refine((n) => n <= 64, 'WORKERS must be at most 64')
+      .default(1),
     // Behind a load balancer the client address is in X-Forwarded-For; without this every request
     // would seem to come from the balancer and share one sign-in limit.
     TRUST_PROXY: z
@@ -130,6 +134,10 @@ const EnvSchema = z
       .default(false),
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: url('DATABASE_URL', ['postgres:', 'postgresql:']).optional(),
+    // Connections each process keeps to PostgreSQL: concurrent writes each hold one until their COMMIT.
+    DATABASE_POOL_SIZE: positiveInt('DATABASE_POOL_SIZE')
+      .refine((n) => n <= 500, 'DATABASE_POOL_SIZE must be at most 500')
+      .default(10),
     REDIS_URL: url('REDIS_URL', ['redis:', 'rediss:']).optional(),
     // Several deployments (or test runs) may share one Redis: every key and pub/sub channel starts with this.
     REDIS_KEY_PREFIX: z.string().min(1).max(100).default('inbound:'),
@@ -144,6 +152,11 @@ const EnvSchema = z
       .optional(),
     TOKEN_TTL: duration('TOKEN_TTL').default(12 * 3_600_000),
     AUTH_CACHE_TTL: duration('AUTH_CACHE_TTL').default(2_000),
+    // A whole request (headers and body) must arrive within REQUEST_TIMEOUT, its headers within
+    // HEADERS_TIMEOUT: a slow-loris client holds a connection for that long at most. Large media go
+    // over tus in 4 MB chunks, which a 1 Mbit/s link sends in about 35 s.
+    REQUEST_TIMEOUT: duration('REQUEST_TIMEOUT').default(90_000),
+    HEADERS_TIMEOUT: duration('HEADERS_TIMEOUT').default(15_000),
     PUBLIC_URL: url('PUBLIC_URL', ['http:', 'https:']).optional(),
     MAP_TILE_URL: tileUrl('MAP_TILE_URL').optional(),
     ICE_SERVERS: iceServers.default([{ urls: 'stun:stun.l.google.com:19302' }]),
@@ -152,6 +165,9 @@ const EnvSchema = z
     LLM_API_KEY: z.string().min(1).optional(),
     BRAND_NAME: z.string().min(1).max(60).default(BRAND_NAME_DEFAULT),
     SEED_DEMO: booleanFlag('SEED_DEMO').default(false),
+    NODE_ENV: z.string().optional(),
+    // The OpenAPI document and Swagger UI: a map of the attack surface, so off in production unless asked for.
+    API_DOCS: booleanFlag('API_DOCS').optional(),
     LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
     CREW_DIST: z.string().min(1).default(path.join(repoRoot, 'apps/crew/dist')),
     HOSPITAL_DIST: z.string().min(1).default(path.join(repoRoot, 'apps/hospital/dist')),
@@ -166,6 +182,9 @@ const EnvSchema = z
     MEDIA_CONVERT_JOBS: positiveInt('MEDIA_CONVERT_JOBS').optional(),
     FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
     FFPROBE_PATH: z.string().min(1).default('ffprobe'),
+    // Each ffmpeg/ffprobe run: at most this much memory (address space) and time, then it is stopped.
+    MEDIA_JOB_MEMORY_MB: positiveInt('MEDIA_JOB_MEMORY_MB').default(768),
+    MEDIA_JOB_TIMEOUT: duration('MEDIA_JOB_TIMEOUT').default(120_000),
     // An S3-compatible bucket for media instead of MEDIA_DIR (which then keeps only scratch space).
     S3_BUCKET: z.string().min(1).optional(),
     S3_REGION: z.string().min(1).default('us-east-1'),
@@ -175,6 +194,20 @@ const EnvSchema = z
     S3_FORCE_PATH_STYLE: booleanFlag('S3_FORCE_PATH_STYLE').optional(),
   })
   .superRefine((e, ctx) => {
+    if (e.WORKERS > 1 && !e.DATABASE_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WORKERS'],
+        message: `WORKERS=${e.WORKERS} needs DATABASE_URL (PostgreSQL): the SQLite database is one file that one process writes`,
+      });
+    }
+    if (e.WORKERS > 1 && !e.REDIS_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WORKERS'],
+        message: `WORKERS=${e.WORKERS} needs REDIS_URL: the processes share live messages, presence, rate limits and upload locks through Redis`,
+      });
+    }
     if (e.S3_BUCKET && (!e.S3_ACCESS_KEY_ID || !e.S3_SECRET_ACCESS_KEY)) {
       ctx.addIssue({
         code: 'custom',
@@ -187,10 +220,14 @@ const EnvSchema = z
 export interface Config {
   port: number;
   host: string;
+  /** Server processes behind the port (main.ts); > 1 only with PostgreSQL and Redis. */
+  workers: number;
   /** Fastify's trustProxy: true, a hop count, or a comma-separated list of proxy addresses/CIDRs. */
   trustProxy: boolean | number | string;
   dataDir: string;
   databaseUrl: string | null;
+  /** PostgreSQL connections per process. */
+  databasePoolSize: number;
   redisUrl: string | null;
   redisKeyPrefix: string;
   realtime: {
@@ -205,6 +242,8 @@ export interface Config {
   /** Null until resolved: `loadConfig` reads or generates it; tests pass their own. */
   jwtSecret: string | null;
   tokenTtlMs: number;
+  /** Slow-client bounds (REQUEST_TIMEOUT, HEADERS_TIMEOUT). */
+  timeouts: { requestMs: number; headersMs: number };
   /** How long a checked token is trusted without a database read; bounds cross-process revocation lag. */
   authCacheMs: number;
   publicUrl: string | null;
@@ -214,6 +253,8 @@ export interface Config {
   llm: { baseUrl: string; model: string | null; apiKey: string | null } | null;
   brandName: string;
   seedDemo: boolean;
+  /** Serve /api/docs (API_DOCS; default on except when NODE_ENV=production). */
+  apiDocs: boolean;
   logLevel: (typeof LOG_LEVELS)[number];
   crewDist: string;
   hospitalDist: string;
@@ -226,6 +267,8 @@ export interface Config {
     convertJobs: number;
     ffmpeg: string;
     ffprobe: string;
+    /** Per ffmpeg/ffprobe run. */
+    jobLimits: { memoryBytes: number; timeoutMs: number };
     /** Null: files under `dir`. */
     s3: {
       bucket: string;
@@ -259,9 +302,11 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
     config: {
       port: e.PORT,
       host: e.HOST,
+      workers: e.WORKERS,
       trustProxy: e.TRUST_PROXY,
       dataDir: path.resolve(e.DATA_DIR),
       databaseUrl: e.DATABASE_URL ?? null,
+      databasePoolSize: e.DATABASE_POOL_SIZE,
       redisUrl: e.REDIS_URL ?? null,
       redisKeyPrefix: e.REDIS_KEY_PREFIX,
       realtime: {
@@ -274,6 +319,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
       jwtSecret: e.JWT_SECRET ?? null,
       tokenTtlMs: e.TOKEN_TTL,
       authCacheMs: e.AUTH_CACHE_TTL,
+      timeouts: { requestMs: e.REQUEST_TIMEOUT, headersMs: e.HEADERS_TIMEOUT },
       publicUrl: e.PUBLIC_URL?.replace(/\/+$/, '') ?? null,
       mapTileUrl: e.MAP_TILE_URL ?? null,
       iceServers: e.ICE_SERVERS,
@@ -282,6 +328,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
         : null,
       brandName: e.BRAND_NAME,
       seedDemo: e.SEED_DEMO,
+      apiDocs: e.API_DOCS ?? e.NODE_ENV !== 'production',
       logLevel: e.LOG_LEVEL,
       crewDist: path.resolve(e.CREW_DIST),
       hospitalDist: path.resolve(e.HOSPITAL_DIST),
@@ -294,6 +341,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
         convertJobs: e.MEDIA_CONVERT_JOBS ?? availableParallelism(),
         ffmpeg: e.FFMPEG_PATH,
         ffprobe: e.FFPROBE_PATH,
+        jobLimits: { memoryBytes: e.MEDIA_JOB_MEMORY_MB * 1_048_576, timeoutMs: e.MEDIA_JOB_TIMEOUT },
         s3:
           e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
             ? {

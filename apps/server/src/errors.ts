@@ -26,6 +26,8 @@ export class AppError extends Error {
     readonly status: number,
     readonly code: ErrorCode,
     message: string,
+    /** Extra answer headers, e.g. Retry-After on a 429. */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'AppError';
@@ -38,8 +40,13 @@ export const unauthorized = (message: string = serverMessages.authRequired) =>
 export const forbidden = (message: string = serverMessages.forbidden) => new AppError(403, 'forbidden', message);
 export const notFound = (what: string) => new AppError(404, 'not_found', serverMessages.notFound(what));
 export const conflict = (message: string, code: ErrorCode = 'conflict') => new AppError(409, code, message);
-export const tooManyRequests = (message: string = serverMessages.tooManyRequests) =>
-  new AppError(429, 'too_many_requests', message);
+export const tooManyRequests = (message: string = serverMessages.tooManyRequests, retryAfterSeconds?: number) =>
+  new AppError(
+    429,
+    'too_many_requests',
+    message,
+    retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) },
+  );
 
 interface ValidationIssue {
   instancePath: string;
@@ -96,7 +103,7 @@ function fromFastifyError(error: FastifyError): AppError | null {
 
 export function errorHandler(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) {
-    return reply.code(error.status).send({ message: error.message, code: error.code });
+    return reply.code(error.status).headers(error.headers).send({ message: error.message, code: error.code });
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     return reply

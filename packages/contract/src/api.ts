@@ -16,6 +16,14 @@ import {
   User,
 } from './entities.js';
 import {
+  ProtocolFeedbackBody,
+  ProtocolFeedbackResponse,
+  ProtocolReviewQuery,
+  ProtocolReviewResponse,
+  QuestionBody,
+  QuestionResult,
+} from './protocols.js';
+import {
   Case,
   CaseChangeResponse,
   CaseFeedbackBody,
@@ -232,6 +240,31 @@ export const routes = {
     auth: true,
     body: FeedbackBody,
     response: FeedbackResponse,
+  },
+  // The protocol assistant (§7); with header `streaming: true` the answer streams as text, '+++', then this JSON.
+  question: {
+    method: 'POST',
+    path: '/questions',
+    summary: "Ask the agency's protocols; streamed with header streaming: true",
+    auth: true,
+    body: QuestionBody,
+    response: QuestionResult,
+  },
+  protocolFeedback: {
+    method: 'POST',
+    path: '/feedback',
+    summary: 'Thumbs up or down on a protocol answer (text required on down)',
+    auth: true,
+    body: ProtocolFeedbackBody,
+    response: ProtocolFeedbackResponse,
+  },
+  protocolReview: {
+    method: 'GET',
+    path: '/v4/admin/protocols/questions',
+    summary: "The organisation admin's review list of protocol questions, answers and feedback",
+    auth: true,
+    query: ProtocolReviewQuery,
+    response: ProtocolReviewResponse,
   },
   // ---- the case (§7): every write takes an Idempotency-Key header -------------------------------
   createCase: {

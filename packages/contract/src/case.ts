@@ -183,7 +183,8 @@ export const PatchCaseBody = z
 export type PatchCaseBody = z.infer<typeof PatchCaseBody>;
 
 export const LocationUpdateBody = GeoPoint.extend({
-  accuracy: z.number().nonnegative().optional(),
+  // Metres; a fix worse than 100 km says nothing about where the ambulance is (1e308 was accepted).
+  accuracy: z.number().nonnegative().max(100_000).optional(),
   recordedAt: ClientDateTime.optional(),
 });
 export type LocationUpdateBody = z.infer<typeof LocationUpdateBody>;

@@ -16,3 +16,6 @@ export * from './dispatch.js';
 export * from './admin.js';
 export * from './case-events.js';
 export * from './realtime-messages.js';
+export * from './protocols.js';
+export * from './text-safety.js';
+export * from './gps.js';

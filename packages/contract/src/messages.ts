@@ -12,6 +12,8 @@ export function createMessages(brand: string = BRAND_NAME_DEFAULT) {
     serviceUnavailable: `The ${brand} servers are up, but overloaded with requests. Try again later.`,
     unexpected: `Oops! Something went wrong! Automatic report has been send to the ${brand} tech team to improve your experience.`,
     errorProcessingRequest: 'Error processing request.',
+    protocolRequestError: 'Sorry, there was an error processing your request.',
+    protocolDetailError: 'Sorry, there was an error retrieving the detailed response.',
 
     // §5 login
     fillUsername: 'Please fill username',
@@ -96,6 +98,7 @@ export type Messages = ReturnType<typeof createMessages>;
 export const serverMessages = {
   invalidCredentials: 'The username or password is incorrect.',
   accountDisabled: 'This account is disabled. Contact your administrator.',
+  oneTimePasswordExpired: 'This one-time password has expired. Ask your administrator for a new one.',
   notHospitalStaff: 'This account is not linked to an emergency department. Use the crew app to sign in.',
   tooManySignIns: 'Too many sign-in attempts. Please wait a few minutes and try again.',
   tooManyRequests: 'Too many requests. Please slow down and try again shortly.',
@@ -110,6 +113,8 @@ export const serverMessages = {
   passwordContainsUsername: 'The new password must not contain your username.',
   passwordTooCommon: 'The new password is too common. Choose a less predictable one.',
   passwordUnchanged: 'The new password must differ from the current password.',
+  passwordOnlyWhitespace: 'The new password must not be only spaces.',
+  passwordControlCharacter: 'The new password must not contain control characters.',
   passwordChanged: 'Your password has been changed.',
   feedbackReceived: 'Thank you for your feedback.',
   caseClosed: 'This case is closed; it can no longer be changed.',

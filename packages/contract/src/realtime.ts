@@ -81,4 +81,9 @@ export const REALTIME_CLOSE = {
   tooLarge: 4413,
   rateLimited: 4429,
   heartbeatTimeout: 4408,
+  /**
+   * 1012 "service restart" (RFC 6455 registry): this process is draining; reconnect at once (the
+   * balancer sends the new socket to another process) and resume from the last sequence number.
+   */
+  restart: 1012,
 } as const;

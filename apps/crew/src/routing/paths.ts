@@ -1,4 +1,4 @@
-/** Every route of the crew app (spec §2). The desktop build (later) adds /gpsSource. */
+/** Every route of the crew app (spec §2). /gpsSource exists in the desktop build only. */
 export const paths = {
   login: '/',
   start: '/start',
@@ -11,8 +11,11 @@ export const paths = {
   changePassword: '/changePassword',
   caseFeedbackSettings: '/caseFeedbackSettings',
   protocol: '/protocol',
+  gpsSource: '/gpsSource',
 } as const;
 
 export type AppPath = (typeof paths)[keyof typeof paths];
 
-export const knownPaths: readonly string[] = Object.values(paths);
+export const knownPaths: readonly string[] = Object.values(paths).filter(
+  (path) => path !== paths.gpsSource || __INBOUND_DESKTOP__,
+);

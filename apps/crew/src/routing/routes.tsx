@@ -1,7 +1,7 @@
 /**
  * The route table, in one place. Every screen but login is loaded lazily so that the first screen's
- * JavaScript stays small; `createAppRouter` builds the web (history) router and, later, the desktop
- * (hash) one from the same table.
+ * JavaScript stays small; `createAppRouter` builds the web (history) router and the desktop (hash)
+ * one from the same table.
  */
 import { lazy, Suspense, type ComponentType } from 'react';
 import { createBrowserRouter, createHashRouter, type RouteObject } from 'react-router';
@@ -103,6 +103,18 @@ export const appRoutes: RouteObject[] = [
           (m) => m.ProtocolPage,
         ),
       },
+      // Desktop only, loaded when opened (spec §2).
+      ...(__INBOUND_DESKTOP__
+        ? [
+            {
+              path: paths.gpsSource,
+              element: lazyPage(
+                () => import('../features/gps/GpsSourcePage'),
+                (m) => m.GpsSourcePage,
+              ),
+            },
+          ]
+        : []),
       // Unknown paths: the guard sends them to start (signed in) or login.
       { path: '*', element: null },
     ],
@@ -111,7 +123,7 @@ export const appRoutes: RouteObject[] = [
 
 export type RoutingMode = 'history' | 'hash';
 
-/** Web: history routing. Desktop (a later issue): hash routing, same routes. */
+/** Web: history routing. Desktop: hash routing, same routes (plus /gpsSource). */
 export function createAppRouter(mode: RoutingMode = 'history') {
   return mode === 'hash' ? createHashRouter(appRoutes) : createBrowserRouter(appRoutes);
 }

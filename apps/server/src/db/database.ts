@@ -64,8 +64,14 @@ export function openPostgres(connectionString: string, poolSize = 10): Database 
   return { db, dialect: 'postgres', location: redactUrl(connectionString), close: () => db.destroy() };
 }
 
-export function createDatabase(config: { dataDir: string; databaseUrl: string | null }): Database {
-  return config.databaseUrl ? openPostgres(config.databaseUrl) : openSqlite(path.join(config.dataDir, 'inbound.db'));
+export function createDatabase(config: {
+  dataDir: string;
+  databaseUrl: string | null;
+  databasePoolSize?: number;
+}): Database {
+  return config.databaseUrl
+    ? openPostgres(config.databaseUrl, config.databasePoolSize)
+    : openSqlite(path.join(config.dataDir, 'inbound.db'));
 }
 
 export function redactUrl(value: string): string {

@@ -4,6 +4,7 @@
  * rows into the contract's shapes, so nothing above them sees these storage choices.
  */
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { ProtocolTables } from '../modules/protocols/protocols.schema.js';
 
 export interface UsersTable {
   id: string;
@@ -23,6 +24,8 @@ export interface UsersTable {
   updated_at: string;
   /** 1: signed in with an admin's one-time password, which must be changed before anything else. */
   must_change_password: Generated<number>;
+  /** When the one-time password (must_change_password = 1) stops working; null otherwise. */
+  one_time_password_expires_at?: string | null;
 }
 
 export interface AgencyMembersTable {
@@ -163,6 +166,13 @@ export interface SignInThrottleTable {
   account_key: string;
   failures: number;
   window_started_at: string;
+  last_failed_at: string | null;
+}
+
+export interface KnownSignInsTable {
+  user_id: string;
+  address: string;
+  last_signed_in_at: string;
 }
 
 export interface FeedbackTable {
@@ -439,7 +449,15 @@ export interface AdminAuditTable {
   after: string | null;
 }
 
-export interface DB {
+/** One row: bumped by triggers on every write to reference data (migration 20261125_0940). */
+export interface ReferenceVersionTable {
+  id: number;
+  /** bigint: PostgreSQL answers it as a string. */
+  version: number | string;
+}
+
+export interface DB extends ProtocolTables {
+  reference_version: ReferenceVersionTable;
   users: UsersTable;
   agency_members: AgencyMembersTable;
   hospital_staff: HospitalStaffTable;
@@ -457,6 +475,7 @@ export interface DB {
   broadcast_idempotency_keys: BroadcastIdempotencyKeysTable;
   sessions: SessionsTable;
   sign_in_throttle: SignInThrottleTable;
+  known_sign_ins: KnownSignInsTable;
   feedback: FeedbackTable;
   cases: CasesTable;
   case_events: CaseEventsTable;

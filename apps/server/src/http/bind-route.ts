@@ -39,7 +39,12 @@ export interface BindOptions {
   /** Success status; 200 by default, 204 when the route answers nothing. */
   status?: number;
   /** Per-route @fastify/rate-limit settings. */
-  rateLimit?: { max: number; timeWindow: number; errorResponseBuilder?: () => Error };
+  rateLimit?: {
+    max: number;
+    timeWindow: number;
+    keyGenerator?: (request: FastifyRequest) => string;
+    errorResponseBuilder?: () => Error;
+  };
   bodyLimit?: number;
   /**
    * Validate and serialize each distinct answer once and reuse the text, with an ETag and 304 for

@@ -8,6 +8,9 @@
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 
+/** helmet's default: a year, subdomains included. */
+const HSTS = 'max-age=31536000; includeSubDomains';
+
 export async function registerSecurityHeaders(
   app: FastifyInstance,
   publicUrl: string | null,
@@ -52,8 +55,12 @@ export async function registerSecurityHeaders(
     // Off: the apps load no cross-origin resources that would need CORP opt-in, but a TURN/LLM origin
     // might in future; COEP would break those silently.
     crossOriginEmbedderPolicy: false,
+    // Set below, only on https: over plain http the header is meaningless (RFC 6797 §7.2 says to ignore it)
+    // and tells a scanner the deployment is confused.
+    strictTransportSecurity: false,
   });
   app.addHook('onRequest', (request, reply, done) => {
+    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
     setHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined));
   });
 }

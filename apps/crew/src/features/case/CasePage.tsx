@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useSession } from '../../lib/session';
 import { TopBar } from '../../ui/TopBar';
+import { CaseProtocolButton } from '../protocol/CaseProtocolButton';
 import { ComplaintsTab } from '../complaints/ComplaintsTab';
 import { MessageCenterButton } from '../messages/MessageCenterButton';
 import { AgeGender } from './AgeGender';
@@ -14,6 +15,11 @@ import { NetworkStatus } from './NetworkStatus';
 import { PatientInfoButton, PatientSummary } from './PatientInfo';
 import { SessionExpiredModal } from './SessionExpiredModal';
 import { useAutoClose, useLocationUpdates } from './useCaseLifecycle';
+
+// Desktop only: where the case's position comes from (the vehicle modem, or the browser's fallback).
+const DesktopPositionLine = __INBOUND_DESKTOP__
+  ? lazy(() => import('../gps/DesktopPositionLine').then((m) => ({ default: m.DesktopPositionLine })))
+  : null;
 
 /**
  * `/case` (spec §2): everything is read from the local case (lib/session) and every tap changes it at
@@ -52,12 +58,18 @@ export function CasePage() {
         end={<MessageCenterButton />}
       />
       <NetworkStatus caseId={caseData.id} />
+      {DesktopPositionLine && (
+        <Suspense fallback={null}>
+          <DesktopPositionLine />
+        </Suspense>
+      )}
       <EdAcknowledgement caseId={caseData.id} />
       <div className="case-layout">
         <section className="case-layout__patient" aria-label="Patient">
           <PatientSummary caseData={caseData} />
           <AgeGender caseData={caseData} />
           {team?.patientInfoForm && <PatientInfoButton caseData={caseData} form={team.patientInfoForm} />}
+          <CaseProtocolButton caseData={caseData} />
         </section>
         <CaseTabs complaints={<ComplaintsTab caseData={caseData} />} />
       </div>

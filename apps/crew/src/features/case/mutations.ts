@@ -3,6 +3,7 @@
  * shows it on the tap, then the change is queued in the outbox, which carries it to the server in order.
  * Nothing here calls the API directly.
  */
+import type { CasePosition } from '../../lib/positionSource';
 import {
   messages,
   type AgePeriodCode,
@@ -173,18 +174,18 @@ export function savePatientInfo(formId: string, fields: PatientInfoEntry[]): Pro
   );
 }
 
-export function recordLocation(position: GeolocationPosition): Promise<void> {
+export function recordLocation(position: CasePosition): Promise<void> {
   const current = useSession.getState().case;
   if (!current || !useSession.getState().caseActive) return Promise.resolve();
-  const { latitude, longitude, accuracy } = position.coords;
+  const { latitude, longitude, accuracy, recordedAt } = position;
   return recordChange(
     (c) => c,
     (id) => [
       caseMutations.location(id, {
         latitude,
         longitude,
-        accuracy: Number.isFinite(accuracy) ? Math.max(0, accuracy) : undefined,
-        recordedAt: new Date(position.timestamp || Date.now()).toISOString(),
+        accuracy: accuracy !== undefined && Number.isFinite(accuracy) ? Math.max(0, accuracy) : undefined,
+        recordedAt,
       }),
     ],
   );

@@ -1,9 +1,11 @@
 /**
- * What runs while a case is open (spec §4): a position every 15 s (high accuracy, no cached position)
- * to locationUpdates, and the auto-close once maxCaseLength minutes have passed since createdAt.
+ * What runs while a case is open (spec §4): a position every 15 s to locationUpdates — the desktop's
+ * modem fix while it is fresh, else the browser's (high accuracy, no cached position) — and the
+ * auto-close once maxCaseLength minutes have passed since createdAt.
  */
 import { useEffect } from 'react';
 import { LOCATION_UPDATE_MS } from '@inbound/contract';
+import { currentModemPosition } from '../../lib/positionSource';
 import { autoCloseDelayMs } from './caseModel';
 import { closeCase, recordLocation } from './mutations';
 
@@ -12,14 +14,24 @@ export const AUTO_CLOSE_CHECK_MS = 5_000;
 
 export function useLocationUpdates(active: boolean): void {
   useEffect(() => {
-    if (!active || typeof navigator === 'undefined' || !('geolocation' in navigator)) return;
+    if (!active) return;
     const options: PositionOptions = { enableHighAccuracy: true, maximumAge: 0, timeout: LOCATION_UPDATE_MS };
-    const report = () =>
+    const report = () => {
+      const modem = currentModemPosition();
+      if (modem) return void recordLocation(modem);
+      if (typeof navigator === 'undefined' || !('geolocation' in navigator)) return;
       navigator.geolocation.getCurrentPosition(
-        (position) => void recordLocation(position),
+        ({ coords, timestamp }) =>
+          void recordLocation({
+            latitude: coords.latitude,
+            longitude: coords.longitude,
+            accuracy: coords.accuracy,
+            recordedAt: new Date(timestamp || Date.now()).toISOString(),
+          }),
         (error) => console.warn('position unavailable', error.message),
         options,
       );
+    };
     report();
     const timer = setInterval(report, LOCATION_UPDATE_MS);
     return () => clearInterval(timer);

@@ -6,7 +6,7 @@ import { MenuRow } from '../../ui/MenuRow';
 import { TopBar } from '../../ui/TopBar';
 import { LogoutButton } from '../auth/LogoutButton';
 
-/** `/settings` (spec §2). GPS Data Source belongs to the desktop build (later). */
+/** `/settings` (spec §2). GPS Data Source is the desktop build's only. */
 export function SettingsPage() {
   const team = useSession((state) => state.selectedTeam);
   return (
@@ -24,6 +24,7 @@ export function SettingsPage() {
           <MenuRow label="Change Password" to={paths.changePassword} />
           <MenuRow label="Auto-logout" to={paths.shift} />
           {team && teamSupportsCaseFeedback(team) && <MenuRow label="Case Feedback" to={paths.caseFeedbackSettings} />}
+          {__INBOUND_DESKTOP__ && <MenuRow label="GPS Data Source" to={paths.gpsSource} />}
           <LogoutButton />
         </nav>
       </div>

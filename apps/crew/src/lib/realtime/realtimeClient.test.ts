@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RealtimeEvent } from '@inbound/contract';
+import { REALTIME_CLOSE, type RealtimeEvent } from '@inbound/contract';
 import { FakeWebSocket as FakeSocket } from '../../test/fakeWebSocket';
 import { createRealtimeClient, type RealtimeClient } from './realtimeClient';
-import { RECONNECT_CAP_MS, reconnectDelayMs } from './reconnectDelay';
+import { RECONNECT_CAP_MS, RESTART_RECONNECT_MS, reconnectDelayMs } from './reconnectDelay';
 import { createMemorySeqStore, type SeqStore } from './seqStore';
 
 let sockets: FakeSocket[];
@@ -145,6 +145,25 @@ describe('realtime client', () => {
     const count = sockets.length;
     vi.advanceTimersByTime(1);
     expect(sockets.length).toBe(count + 1);
+  });
+
+  it('comes back within RESTART_RECONNECT_MS after a "restart" close (a draining server) and resumes', () => {
+    const a = collect('case:c1');
+    connect();
+    last().message('case:c1', 4);
+    last().drop(REALTIME_CLOSE.restart);
+    vi.advanceTimersByTime(RESTART_RECONNECT_MS);
+    expect(sockets).toHaveLength(2);
+    connect();
+    expect(last().subscribes()).toEqual([{ type: 'subscribe', channel: 'case:c1', lastSeq: 4 }]);
+    expect(a.seqs()).toEqual([4]);
+    // A restart close on a link that is already failing backs off as any loss does.
+    last().drop(1006);
+    vi.advanceTimersByTime(reconnectDelayMs(1, 0.5));
+    expect(sockets).toHaveLength(3);
+    last().drop(REALTIME_CLOSE.restart);
+    vi.advanceTimersByTime(RESTART_RECONNECT_MS);
+    expect(sockets).toHaveLength(3);
   });
 
   it('pings per the ready frame and takes a silent connection as dead', () => {

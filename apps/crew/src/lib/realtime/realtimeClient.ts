@@ -15,7 +15,7 @@
  * - `close()` (logout) closes the socket, forgets every subscription and the stored numbers.
  */
 import { REALTIME_CLOSE, ServerFrame, type ClientFrame, type RealtimeEvent } from '@inbound/contract';
-import { reconnectDelayMs } from './reconnectDelay';
+import { RESTART_RECONNECT_MS, reconnectDelayMs } from './reconnectDelay';
 import type { SeqStore } from './seqStore';
 
 export type ConnectionState = 'idle' | 'connecting' | 'open' | 'waiting' | 'unauthorized';
@@ -126,23 +126,24 @@ export function createRealtimeClient(options: RealtimeClientOptions): RealtimeCl
     }
   };
 
-  const scheduleReconnect = () => {
+  const scheduleReconnect = (serverRestart = false) => {
     dropSocket();
     for (const entry of channels.values()) entry.pending = false;
     if (channels.size === 0) {
       setState('idle');
       return;
     }
+    const delay =
+      serverRestart && failures === 0
+        ? Math.round(random() * RESTART_RECONNECT_MS)
+        : reconnectDelayMs(failures + 1, random());
     failures += 1;
     setState('waiting');
     if (retryTimer) clearTimeout(retryTimer);
-    retryTimer = setTimeout(
-      () => {
-        retryTimer = null;
-        open();
-      },
-      reconnectDelayMs(failures, random()),
-    );
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      open();
+    }, delay);
   };
 
   const handleFrame = (raw: unknown) => {
@@ -233,7 +234,7 @@ export function createRealtimeClient(options: RealtimeClientOptions): RealtimeCl
     created.onopen = () => {
       lastFrameAt = now();
       send({ type: 'auth', token });
-      authTimer = setTimeout(scheduleReconnect, authTimeoutMs);
+      authTimer = setTimeout(() => scheduleReconnect(), authTimeoutMs);
     };
     created.onmessage = (event) => handleFrame(event.data);
     created.onerror = () => {
@@ -247,7 +248,7 @@ export function createRealtimeClient(options: RealtimeClientOptions): RealtimeCl
         setState('unauthorized');
         return;
       }
-      scheduleReconnect();
+      scheduleReconnect(event.code === REALTIME_CLOSE.restart);
     };
   }
 

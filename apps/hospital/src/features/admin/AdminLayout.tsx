@@ -15,6 +15,7 @@ export const ADMIN_SECTIONS = [
   { to: 'complaint-sets', label: 'Complaint sets' },
   { to: 'users', label: 'Users' },
   { to: 'audit-log', label: 'Audit log' },
+  { to: 'protocol-questions', label: 'Protocol questions' },
 ] as const;
 
 export function AdminLayout() {

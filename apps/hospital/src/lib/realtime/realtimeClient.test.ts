@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REALTIME_CLOSE, type ClientFrame } from '@inbound/contract';
 import { createRealtimeClient, type SocketLike } from './realtimeClient';
-import { reconnectDelayMs } from './reconnectDelay';
+import { RESTART_RECONNECT_MS, reconnectDelayMs } from './reconnectDelay';
 
 class FakeSocket implements SocketLike {
   readyState = 0;
@@ -81,6 +81,25 @@ describe('console realtime client', () => {
     second.open();
     second.receive({ type: 'ready', userId: 'u', heartbeatMs: 10_000 });
     expect(second.sent.at(-1)).toEqual({ type: 'subscribe', channel: 'hospital:h1', lastSeq: 9 });
+  });
+
+  it('comes back within RESTART_RECONNECT_MS after a "restart" close (a draining server)', () => {
+    const client = make();
+    client.subscribe('hospital:h1', { onEvent: () => undefined });
+    sockets[0]!.open();
+    sockets[0]!.receive({ type: 'ready', userId: 'u', heartbeatMs: 10_000 });
+    sockets[0]!.receive({
+      type: 'message',
+      channel: 'hospital:h1',
+      seq: 3,
+      event: { type: 'case.updated', data: null },
+    });
+    sockets[0]!.close(REALTIME_CLOSE.restart);
+    vi.advanceTimersByTime(RESTART_RECONNECT_MS);
+    expect(sockets).toHaveLength(2);
+    sockets[1]!.open();
+    sockets[1]!.receive({ type: 'ready', userId: 'u', heartbeatMs: 10_000 });
+    expect(sockets[1]!.sent.at(-1)).toEqual({ type: 'subscribe', channel: 'hospital:h1', lastSeq: 3 });
   });
 
   it('takes a silent connection for dead and replaces it', () => {

@@ -12,7 +12,7 @@
  * - Reconnects with back-off + jitter; a refused token (4401/4403) stops retrying (the session is over).
  */
 import { REALTIME_CLOSE, ServerFrame, type ClientFrame, type RealtimeEvent } from '@inbound/contract';
-import { reconnectDelayMs } from './reconnectDelay';
+import { RESTART_RECONNECT_MS, reconnectDelayMs } from './reconnectDelay';
 
 export type ConnectionState = 'connecting' | 'live' | 'offline' | 'unauthorized';
 
@@ -112,8 +112,12 @@ export function createRealtimeClient(options: RealtimeClientOptions): RealtimeCl
         return setState('unauthorized');
       }
       setState('offline');
+      const delay =
+        event.code === REALTIME_CLOSE.restart && failures === 0
+          ? Math.round(random() * RESTART_RECONNECT_MS)
+          : reconnectDelayMs(failures + 1, random());
       failures += 1;
-      retryTimer = setTimeout(connect, reconnectDelayMs(failures, random()));
+      retryTimer = setTimeout(connect, delay);
     };
   }
 

@@ -7,6 +7,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  serverMessages,
   AdminAuditPage,
   AdminUser,
   AdminUsersResponse,
@@ -202,6 +203,42 @@ describe.each(dialects)('user administration on %s', (dialect) => {
     expect(AdminUsersResponse.parse((await call('GET', '/v4/admin/users?q=okname', admin)).json()).users).toEqual([]);
     expectClientError(await call('PATCH', `/v4/admin/users/${IDS.users.ed1}`, admin, {}), 400);
     expectClientError(await call('GET', '/v4/admin/users/user-nobody', admin), 404);
+  });
+
+  it('lets an unused one-time password expire after 72 hours; a reset issues a fresh one', async () => {
+    const { user, oneTimePassword } = await invite({
+      username: 'lateuser',
+      displayName: 'Late User',
+      kind: 'crew',
+      agencies: [{ id: IDS.agencies.riverside, role: 'member' }],
+    });
+    let advanced = 0;
+    const advance = (ms: number) => {
+      t.clock.advance(ms);
+      advanced += ms;
+    };
+    try {
+      advance(72 * 3_600_000 - 60_000);
+      expect(await signInWith('lateuser', oneTimePassword, 'ems')).toBeTruthy();
+      advance(2 * 60_000);
+      const expired = await signInRaw('lateuser', oneTimePassword, 'ems');
+      expect(expectClientError(expired, 401).message).toBe(serverMessages.oneTimePasswordExpired);
+      // Someone without the password learns nothing new: the usual answer.
+      expect(expectClientError(await signInRaw('lateuser', 'not-the-one', 'ems'), 401).message).toBe(
+        serverMessages.invalidCredentials,
+      );
+      const adminNow = await signInWith('admin', 'demo-admin');
+      const reset = OneTimePasswordResponse.parse(
+        (await call('POST', `/v4/admin/users/${user.id}/reset-password`, adminNow)).json(),
+      );
+      const token = await signInWith('lateuser', reset.oneTimePassword, 'ems');
+      await changePassword(token, reset.oneTimePassword, 'late-but-here-2026');
+      // A chosen password does not expire.
+      advance(200 * 3_600_000);
+      expect(await signInWith('lateuser', 'late-but-here-2026', 'ems')).toBeTruthy();
+    } finally {
+      t.clock.advance(-advanced);
+    }
   });
 
   it('resets a password: old tokens out, a new one-time password to change', async () => {

@@ -103,7 +103,14 @@ export const adminUsersRepository = {
     changes: Partial<
       Pick<
         UserRow,
-        'display_name' | 'email' | 'email_key' | 'roles' | 'disabled' | 'password_hash' | 'must_change_password'
+        | 'display_name'
+        | 'email'
+        | 'email_key'
+        | 'roles'
+        | 'disabled'
+        | 'password_hash'
+        | 'must_change_password'
+        | 'one_time_password_expires_at'
       >
     > & { updated_at: string },
   ): Promise<void> {

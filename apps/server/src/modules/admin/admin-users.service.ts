@@ -31,7 +31,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { isOrgAdmin, type Principal } from '../auth/principal.js';
 import { adminUsersRepository as repo, type UserMemberships } from './admin-users.repository.js';
 import { recordAdminChange } from './audit.js';
-import { generateOneTimePassword } from './one-time-password.js';
+import { generateOneTimePassword, oneTimePasswordExpiry } from './one-time-password.js';
 
 type Invite = z.output<typeof InviteUserBody>;
 type Update = z.output<typeof UpdateUserBody>;
@@ -216,6 +216,7 @@ export function createAdminUsersService(deps: AdminUsersDeps) {
           created_at: now.toISOString(),
           updated_at: now.toISOString(),
           must_change_password: 1,
+          one_time_password_expires_at: oneTimePasswordExpiry(now),
         });
         await repo.replaceAgencies(trx, id, body.agencies);
         await repo.replaceHospitals(trx, id, body.hospitals);
@@ -286,6 +287,7 @@ export function createAdminUsersService(deps: AdminUsersDeps) {
         await repo.update(trx, id, {
           password_hash: passwordHash,
           must_change_password: 1,
+          one_time_password_expires_at: oneTimePasswordExpiry(now),
           updated_at: now.toISOString(),
         });
         // Whoever holds a token signed in with the old password is out.

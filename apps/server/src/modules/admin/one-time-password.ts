@@ -5,6 +5,13 @@
  */
 import { randomInt } from 'node:crypto';
 
+/** An unused one-time password stops working after this long (issue 17 item 7). */
+export const ONE_TIME_PASSWORD_LIFETIME_MS = 72 * 3_600_000;
+
+/** When a one-time password issued at `now` expires. */
+export const oneTimePasswordExpiry = (now: Date): string =>
+  new Date(now.getTime() + ONE_TIME_PASSWORD_LIFETIME_MS).toISOString();
+
 const ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 const GROUPS = 5;
 const GROUP_LENGTH = 4;

@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import { prepareListQuery, prepareQuery } from '../../db/prepared.js';
 import type { AgencyRow, DB } from '../../db/schema.js';
+import { referenceVersionOf } from '../../db/reference-version.js';
 
 export function createAgenciesRepository(db: Kysely<DB>) {
   // The team and trucks reads (every crew app start) run these: built and compiled once (db/prepared.ts).
@@ -60,6 +61,9 @@ export function createAgenciesRepository(db: Kysely<DB>) {
   );
 
   return {
+    /** The database's reference version (db/reference-version.ts): caches of this data key on it. */
+    referenceVersion: referenceVersionOf(db),
+
     async findById(id: string): Promise<AgencyRow | null> {
       return (await agencyById(id))[0] ?? null;
     },

@@ -45,16 +45,28 @@ describe.each(dialects)('auth repository on %s', (dialect) => {
     const repo = createAuthRepository(database.db);
     const at = (minute: number) => new Date(Date.UTC(2026, 10, 21, 12, minute)).toISOString();
     const windowStart = (minute: number) => at(minute - 15);
+    const failuresSince = async (key: string, start: string) => (await repo.failureState(key, start))?.failures ?? 0;
     await repo.recordFailure('medic1', at(0), windowStart(0));
     await repo.recordFailure('medic1', at(1), windowStart(1));
     await repo.recordFailure('medic1', at(2), windowStart(2));
-    expect(await repo.failuresSince('medic1', windowStart(3))).toBe(3);
-    expect(await repo.failuresSince('medic2', windowStart(3))).toBe(0);
+    expect(await failuresSince('medic1', windowStart(3))).toBe(3);
+    expect(await failuresSince('medic2', windowStart(3))).toBe(0);
     // 20 minutes on, the window that started at minute 0 has closed.
-    expect(await repo.failuresSince('medic1', windowStart(20))).toBe(0);
+    expect(await failuresSince('medic1', windowStart(20))).toBe(0);
     await repo.recordFailure('medic1', at(20), windowStart(20));
-    expect(await repo.failuresSince('medic1', windowStart(21))).toBe(1);
+    expect(await failuresSince('medic1', windowStart(21))).toBe(1);
+    expect((await repo.failureState('medic1', windowStart(21)))?.lastFailedAt).toBe(at(20));
     await repo.clearFailures('medic1');
-    expect(await repo.failuresSince('medic1', windowStart(21))).toBe(0);
+    expect(await failuresSince('medic1', windowStart(21))).toBe(0);
+  });
+
+  it('remembers the addresses an account signed in from, for a time', async () => {
+    const repo = createAuthRepository(database.db);
+    await repo.rememberAddress('user-medic1', '10.0.0.1', '2026-11-21T12:00:00.000Z');
+    expect(await repo.isKnownAddress('user-medic1', '10.0.0.1', '2026-11-01T00:00:00.000Z')).toBe(true);
+    expect(await repo.isKnownAddress('user-medic1', '10.0.0.2', '2026-11-01T00:00:00.000Z')).toBe(false);
+    expect(await repo.isKnownAddress('user-medic1', '10.0.0.1', '2026-11-22T00:00:00.000Z')).toBe(false);
+    await repo.rememberAddress('user-medic1', '10.0.0.1', '2026-11-23T12:00:00.000Z');
+    expect(await repo.isKnownAddress('user-medic1', '10.0.0.1', '2026-11-22T00:00:00.000Z')).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-/** Sessions (one per issued token) and the per-account sign-in failure counter. Queries only. */
+/** Sessions (one per issued token), sign-in failure counters and known sign-in addresses. Queries only. */
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 
@@ -72,27 +72,55 @@ export function createAuthRepository(db: Kysely<DB>) {
       return Number(row.n);
     },
 
-    /** Failures counted for this account in the window that is still open at `now`. */
-    async failuresSince(accountKey: string, windowStart: string): Promise<number> {
+    /** The failures counted under `key` in the window still open (started after `windowStart`), if any. */
+    async failureState(
+      key: string,
+      windowStart: string,
+    ): Promise<{ failures: number; windowStartedAt: string; lastFailedAt: string } | null> {
       const row = await db
         .selectFrom('sign_in_throttle')
-        .select(['failures', 'window_started_at'])
-        .where('account_key', '=', accountKey)
+        .select(['failures', 'window_started_at', 'last_failed_at'])
+        .where('account_key', '=', key)
         .executeTakeFirst();
-      return row && row.window_started_at > windowStart ? Number(row.failures) : 0;
+      if (!row || row.window_started_at <= windowStart) return null;
+      return {
+        failures: Number(row.failures),
+        windowStartedAt: row.window_started_at,
+        lastFailedAt: row.last_failed_at ?? row.window_started_at,
+      };
     },
 
     /** One more failure; a window that has closed starts again at 1. Atomic on both databases. */
-    async recordFailure(accountKey: string, now: string, windowStart: string): Promise<void> {
+    async recordFailure(key: string, now: string, windowStart: string): Promise<void> {
       await db
         .insertInto('sign_in_throttle')
-        .values({ account_key: accountKey, failures: 1, window_started_at: now })
+        .values({ account_key: key, failures: 1, window_started_at: now, last_failed_at: now })
         .onConflict((oc) =>
           oc.column('account_key').doUpdateSet({
             failures: sql<number>`case when sign_in_throttle.window_started_at > ${windowStart} then sign_in_throttle.failures + 1 else 1 end`,
             window_started_at: sql<string>`case when sign_in_throttle.window_started_at > ${windowStart} then sign_in_throttle.window_started_at else ${now} end`,
+            last_failed_at: now,
           }),
         )
+        .execute();
+    },
+
+    async isKnownAddress(userId: string, address: string, since: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('known_sign_ins')
+        .select('user_id')
+        .where('user_id', '=', userId)
+        .where('address', '=', address)
+        .where('last_signed_in_at', '>', since)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async rememberAddress(userId: string, address: string, at: string): Promise<void> {
+      await db
+        .insertInto('known_sign_ins')
+        .values({ user_id: userId, address, last_signed_in_at: at })
+        .onConflict((oc) => oc.columns(['user_id', 'address']).doUpdateSet({ last_signed_in_at: at }))
         .execute();
     },
 

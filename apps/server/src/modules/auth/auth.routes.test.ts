@@ -207,28 +207,81 @@ describe('auth routes', () => {
 });
 
 describe('sign-in rate limits', () => {
-  it('answers 429 per account after the failures allowed, resets on success and after the window', async () => {
-    const t = await createTestApp({ env: { SIGNIN_LIMIT_PER_ACCOUNT: '3', SIGNIN_WINDOW_PER_ACCOUNT: '15m' } });
-    try {
-      const fail = () => t.post(routes.signIn.path, signInBody('medic1', 'wrong-password'));
-      const succeed = () => t.post(routes.signIn.path, signInBody('medic1', 'demo-medic1'));
+  const signInFrom = (t: TestApp, address: string, username: string, password: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: routes.signIn.path,
+      remoteAddress: address,
+      payload: signInBody(username, password),
+    });
 
-      // A success clears earlier failures.
-      await fail();
-      await fail();
-      expect((await succeed()).statusCode).toBe(200);
-      for (let i = 0; i < 3; i++) expect((await fail()).statusCode).toBe(401);
-      // Now locked: even the right password waits, and the message is the contract's.
-      expect(expectClientError(await succeed(), 429).message).toBe(serverMessages.tooManySignIns);
-      // Other accounts are not affected; the account key is case-insensitive.
-      expect((await t.post(routes.signIn.path, signInBody('medic2', 'demo-medic2'))).statusCode).toBe(200);
-      expectClientError(await t.post(routes.signIn.path, signInBody('MEDIC1', 'demo-medic1')), 429);
-      // Unknown accounts are counted the same way, so the limit does not tell who exists.
-      for (let i = 0; i < 3; i++) await t.post(routes.signIn.path, signInBody('ghost', 'x'));
-      expectClientError(await t.post(routes.signIn.path, signInBody('ghost', 'x')), 429);
+  it('counts failures per account (username and e-mail together) and refuses new addresses past the limit', async () => {
+    const t = await createTestApp({ env: { SIGNIN_LIMIT_PER_ACCOUNT: '4', SIGNIN_WINDOW_PER_ACCOUNT: '15m' } });
+    try {
+      // Two typed names of one account, from two addresses (no address reaches its own delay).
+      await signInFrom(t, '10.1.0.1', 'medic1', 'wrong-password');
+      await signInFrom(t, '10.1.0.1', 'medic1@inbound.example', 'wrong-password');
+      await signInFrom(t, '10.1.0.2', 'MEDIC1', 'wrong-password');
+      expect((await signInFrom(t, '10.1.0.2', 'medic1@inbound.example', 'wrong-password')).statusCode).toBe(401);
+      // The account has had its four failures: an address that never signed in to it waits, right password or not.
+      const refused = await signInFrom(t, '10.1.0.3', 'medic1', 'demo-medic1');
+      expect(expectClientError(refused, 429).message).toBe(serverMessages.tooManySignIns);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(14 * 60);
+      // Other accounts are not affected.
+      expect((await signInFrom(t, '10.1.0.3', 'medic2', 'demo-medic2')).statusCode).toBe(200);
+      // Unknown names are counted the same way, so the limit does not tell who exists.
+      for (let i = 0; i < 4; i++) await signInFrom(t, `10.2.0.${i}`, 'ghost', 'x');
+      expectClientError(await signInFrom(t, '10.2.0.9', 'ghost', 'x'), 429);
 
       t.clock.advance(15 * 60_000 + 1_000);
-      expect((await succeed()).statusCode).toBe(200);
+      expect((await signInFrom(t, '10.1.0.3', 'medic1', 'demo-medic1')).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('never locks the right password out from an address the account signed in from', async () => {
+    const t = await createTestApp({ env: { SIGNIN_LIMIT_PER_ACCOUNT: '5', SIGNIN_WINDOW_PER_ACCOUNT: '15m' } });
+    try {
+      const station = '10.3.0.1';
+      expect((await signInFrom(t, station, 'ed1', 'demo-ed1')).statusCode).toBe(200);
+      // An attacker hammers the account from many addresses, by name and by e-mail.
+      let refusedAttacks = 0;
+      for (let i = 0; i < 40; i++) {
+        const res = await signInFrom(t, `10.66.${i % 7}.1`, i % 2 ? 'ed1' : 'ed1@inbound.example', `guess-${i}`);
+        if (res.statusCode === 429) refusedAttacks++;
+        else expect(res.statusCode).toBe(401);
+      }
+      expect(refusedAttacks).toBeGreaterThan(20);
+      // Even with the attacker's right guess, a new address is refused now …
+      expectClientError(await signInFrom(t, '10.66.9.9', 'ed1', 'demo-ed1'), 429);
+      // … while the real user at the station signs in.
+      expect((await signInFrom(t, station, 'ed1', 'demo-ed1')).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('slows one address on one account with growing delays, which a success resets', async () => {
+    const t = await createTestApp({ env: { SIGNIN_LIMIT_PER_ACCOUNT: '50' } });
+    try {
+      const attempt = (password = 'wrong-password') => signInFrom(t, '10.4.0.1', 'medic3', password);
+      for (let i = 0; i < 3; i++) expect((await attempt()).statusCode).toBe(401);
+      // Three free failures; from the third on each waits 1 s, 2 s, 4 s … after the last one.
+      const early = await attempt('demo-medic3');
+      expect(expectClientError(early, 429).message).toBe(serverMessages.tooManySignIns);
+      expect(early.headers['retry-after']).toBe('1');
+      // Another address is not slowed by this one's failures.
+      expect((await signInFrom(t, '10.4.0.2', 'medic3', 'wrong-password')).statusCode).toBe(401);
+      t.clock.advance(1_000);
+      expect((await attempt()).statusCode).toBe(401);
+      t.clock.advance(1_000);
+      expect((await attempt()).statusCode).toBe(429);
+      t.clock.advance(1_000);
+      expect((await attempt('demo-medic3')).statusCode).toBe(200);
+      // The success cleared this address's delay.
+      expect((await attempt()).statusCode).toBe(401);
+      expect((await attempt()).statusCode).toBe(401);
     } finally {
       await t.close();
     }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import { PASSWORD_CHANGE_REQUIRED, routes, serverMessages } from '@inbound/contract';
 import { bindRoute, type RouteContext } from '../../http/bind-route.js';
+import { clientAddress } from '../../http/client-address.js';
 import { AppError, tooManyRequests } from '../../errors.js';
 import type { AuthService } from './auth.service.js';
 
@@ -28,10 +29,11 @@ export function authRoutes(
   auth: AuthService,
   addressLimit: { max: number; windowMs: number },
 ): void {
-  bindRoute(app, ctx, routes.signIn, ({ body }) => auth.signIn(body), {
+  bindRoute(app, ctx, routes.signIn, ({ body, request }) => auth.signIn(body, clientAddress(request)), {
     rateLimit: {
       max: addressLimit.max,
       timeWindow: addressLimit.windowMs,
+      keyGenerator: clientAddress,
       errorResponseBuilder: () => tooManyRequests(serverMessages.tooManySignIns),
     },
   });

@@ -16,6 +16,7 @@ import type { Clock } from '../../clock.js';
 import { AppError, tooManyRequests, unauthorized } from '../../errors.js';
 import type { AuthRepository } from './auth.repository.js';
 import type { Principal } from './principal.js';
+import type { SignInThrottle } from './sign-in-throttle.js';
 import type { TokenService } from './tokens.js';
 
 export interface AuthServiceDeps {
@@ -23,17 +24,21 @@ export interface AuthServiceDeps {
   tokens: TokenService;
   clock: Clock;
   users: {
-    findSignInCandidate(
-      login: string,
-    ): Promise<{ id: string; passwordHash: string; disabled: boolean; roles: UserRole[] } | null>;
+    findSignInCandidate(login: string): Promise<{
+      id: string;
+      passwordHash: string;
+      disabled: boolean;
+      roles: UserRole[];
+      oneTimePasswordExpiresAt: string | null;
+    } | null>;
     loadPrincipal(userId: string, sessionId: string): Promise<Principal | null>;
   };
   passwords: {
     verify(hash: string, password: string): Promise<boolean>;
     verifyAgainstDummy(password: string): Promise<void>;
   };
-  /** Failed sign-ins allowed per account in a window before 429. */
-  accountLimit: { max: number; windowMs: number };
+  /** Counts failed sign-ins and says how long the next attempt must wait (sign-in-throttle.ts). */
+  throttle: SignInThrottle;
   /** How long a checked token's principal is reused without reading the database again (0: never). */
   principalCacheMs: number;
 }
@@ -53,11 +58,9 @@ export function createAuthService({
   clock,
   users,
   passwords,
-  accountLimit,
+  throttle,
   principalCacheMs,
 }: AuthServiceDeps) {
-  const windowStart = (now: Date) => new Date(now.getTime() - accountLimit.windowMs).toISOString();
-
   // Every read of the console and the crew app checks its token; the session and membership reads were
   // most of a read's cost. Sign-out and password changes in this process drop entries at once; another
   // process (behind a load balancer) sees a revocation or a disabled user within principalCacheMs.
@@ -76,24 +79,28 @@ export function createAuthService({
   };
 
   return {
-    async signIn(body: SignInBody): Promise<SignInResponse> {
+    /** `address`: the client's address, one half of the account × address throttle. */
+    async signIn(body: SignInBody, address: string): Promise<SignInResponse> {
       const now = clock.now();
-      const accountKey = body.username.trim().toLowerCase();
-      // Counted per typed name, known or not, so the limit itself reveals nothing about who exists.
-      if ((await repo.failuresSince(accountKey, windowStart(now))) >= accountLimit.max) {
-        throw tooManyRequests(serverMessages.tooManySignIns);
-      }
+      const typedName = body.username.trim().toLowerCase();
+      const candidate = await users.findSignInCandidate(typedName);
+      const attempt = { userId: candidate?.id ?? null, typedName, address };
+      const waitMs = await throttle.waitMs(attempt);
+      if (waitMs > 0) throw tooManyRequests(serverMessages.tooManySignIns, Math.ceil(waitMs / 1000));
 
-      const candidate = await users.findSignInCandidate(accountKey);
       const passwordOk = candidate
         ? await passwords.verify(candidate.passwordHash, body.password)
         : (await passwords.verifyAgainstDummy(body.password), false);
       if (!candidate || !passwordOk) {
-        await repo.recordFailure(accountKey, now.toISOString(), windowStart(now));
+        await throttle.failed(attempt);
         throw unauthorized(serverMessages.invalidCredentials);
       }
       // Said only to someone who knows the password: a disabled account is not a secret from its owner.
       if (candidate.disabled) throw new AppError(403, 'forbidden', serverMessages.accountDisabled);
+      // An invitation or reset left unused for 72 h: the administrator issues a new one.
+      if (candidate.oneTimePasswordExpiresAt !== null && candidate.oneTimePasswordExpiresAt <= now.toISOString()) {
+        throw unauthorized(serverMessages.oneTimePasswordExpired);
+      }
       // The console shows patient data of a whole ED: only its staff and organisation admins get a token for it.
       if (
         body.twiageClient === 'hospital' &&
@@ -102,7 +109,7 @@ export function createAuthService({
         throw new AppError(403, 'forbidden', serverMessages.notHospitalStaff);
       }
 
-      await repo.clearFailures(accountKey);
+      await throttle.succeeded(attempt);
       const issued = await tokens.issue(candidate.id, now);
       await repo.createSession({
         jti: issued.jti,
@@ -142,6 +149,20 @@ export function createAuthService({
         principals.set(verified.jti, { principal, sessionExpiresAt: session.expiresAt, cachedAt: now.getTime() });
       }
       return principal;
+    },
+
+    /** The principal of a live session of the user (not revoked, not expired, user enabled); null otherwise. */
+    async sessionPrincipal(userId: string, sessionId: string): Promise<Principal | null> {
+      const session = await repo.findSession(sessionId);
+      if (
+        !session ||
+        session.userId !== userId ||
+        session.revokedAt !== null ||
+        session.expiresAt <= clock.now().toISOString()
+      ) {
+        return null;
+      }
+      return users.loadPrincipal(userId, sessionId);
     },
 
     async signOut(principal: Principal): Promise<void> {

@@ -72,23 +72,25 @@ export function createCaseAccess(deps: CaseAccessDeps) {
     return hospital && !hospital.nonTwiage ? hospital : null;
   }
 
-  /** Whether the user is ED staff of the case's destination, and that hospital is on the platform. */
-  async function isDestinationStaff(principal: Principal, row: CaseRow): Promise<boolean> {
+  /** The case's destination when the user is its ED staff and it is on the platform; else null. */
+  async function destinationOf(principal: Principal, row: CaseRow): Promise<Hospital | null> {
     const hospitalId = row.destination_hospital_id;
-    if (hospitalId === null || !principal.edHospitalIds.includes(hospitalId)) return false;
-    return (await onPlatform(hospitalId)) !== null;
+    if (hospitalId === null || !principal.edHospitalIds.includes(hospitalId)) return null;
+    return onPlatform(hospitalId);
   }
 
   /** The case and the side the user reads it from; null: no such case; side null: may not read it. */
   async function reader(
     principal: Principal,
     caseId: string,
-  ): Promise<{ row: CaseRow; side: CaseSide | null; crewRole: string | null } | null> {
+  ): Promise<{ row: CaseRow; side: CaseSide | null; crewRole: string | null; hospitalName?: string } | null> {
     const found = await deps.findWithAccess(caseId, principal.userId);
     if (!found) return null;
     if (found.role !== null) return { row: found.row, side: 'crew', crewRole: found.role };
-    const side = (await isDestinationStaff(principal, found.row)) ? 'hospital' : null;
-    return { row: found.row, side, crewRole: null };
+    const hospital = await destinationOf(principal, found.row);
+    return hospital
+      ? { row: found.row, side: 'hospital', crewRole: null, hospitalName: hospital.name }
+      : { row: found.row, side: null, crewRole: null };
   }
 
   /** ED staff of an on-platform hospital: the hospital, or 404 (unknown) / 403. */
@@ -115,11 +117,11 @@ export function createCaseAccess(deps: CaseAccessDeps) {
     async requireReader(
       principal: Principal,
       caseId: string,
-    ): Promise<{ row: CaseRow; side: CaseSide; crewRole: string | null }> {
+    ): Promise<{ row: CaseRow; side: CaseSide; crewRole: string | null; hospitalName?: string }> {
       const found = await reader(principal, caseId);
       if (!found) throw notFound('Case');
       if (found.side === null) throw forbidden();
-      return { row: found.row, side: found.side, crewRole: found.crewRole };
+      return { ...found, side: found.side };
     },
 
     /** For the `case:{id}` channel: the same readers, yes or no. */

@@ -78,6 +78,17 @@ export function createChatRepository(
       return trx.selectFrom('chat_messages').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
     },
 
+    /** Whether the media item belongs to the case. */
+    async mediaOfCase(caseId: string, mediaId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('case_media')
+        .select('id')
+        .where('id', '=', mediaId)
+        .where('case_id', '=', caseId)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     async agencyName(agencyId: string): Promise<string | null> {
       const row = await db.selectFrom('agencies').select('name').where('id', '=', agencyId).executeTakeFirst();
       return row?.name ?? null;

@@ -124,12 +124,62 @@ describe('chat routes', () => {
     expectClientError(await send(t, 'POST', chatPath('no-such-case'), medic1, { body: crewMessage('x') }), 404);
   });
 
-  it('accepts a voice memo with its media reference and length', async () => {
+  const addMedia = async (forCase: string, id: string) => {
+    await t.database.db
+      .insertInto('case_media')
+      .values({
+        id,
+        case_id: forCase,
+        type: 'voicememo',
+        status: 'ready',
+        event_id: randomUUID(),
+        uploaded_by: IDS.users.medic1,
+        original_key: `${id}/original`,
+        original_content_type: 'audio/webm',
+        original_size: 10,
+        output_key: null,
+        output_content_type: null,
+        output_size: null,
+        duration_ms: null,
+        failure: null,
+        created_at: t.clock.now().toISOString(),
+        converted_at: null,
+      })
+      .execute();
+  };
+
+  it("accepts a voice memo with its case's recording and length, never another case's", async () => {
+    await addMedia(caseId, 'media-voice-1');
     const res = await send(t, 'POST', chatPath(caseId), medic1, {
       body: { ...crewMessage(''), type: 'VOICE_MEMO', mediaId: 'media-voice-1', length: 12.5 },
     });
     expect(res.statusCode, res.body).toBe(201);
     expect(ChatMessage.parse(res.json())).toMatchObject({ type: 'VOICE_MEMO', mediaId: 'media-voice-1', length: 12.5 });
+
+    const otherCase = await startCase(t, medic3, IDS.agencies.lakeside, LAKESIDE_TRUCK);
+    await addMedia(otherCase.id, 'media-of-another-agency');
+    for (const mediaId of ['media-of-another-agency', 'no-such-media']) {
+      const refused = await send(t, 'POST', chatPath(caseId), medic1, {
+        body: { ...crewMessage(''), type: 'VOICE_MEMO', mediaId, length: 3 },
+      });
+      expect(expectClientError(refused, 400).message).toMatch(/mediaId/);
+    }
+  });
+
+  it('takes source and sender organisation from who signed in, not from the body', async () => {
+    const spoofed = await send(t, 'POST', chatPath(caseId), medic1, {
+      body: { ...crewMessage('Bypass to St Marys'), source: 'web_hospital', senderOrganization: 'Riverside ED' },
+    });
+    expect(spoofed.statusCode, spoofed.body).toBe(201);
+    expect(ChatMessage.parse(spoofed.json())).toMatchObject({ source: 'web_ems', senderOrganization: 'Riverside EMS' });
+
+    const fromEd = await send(t, 'POST', chatPath(caseId), ed1, {
+      body: { ...crewMessage('Bay 2'), source: 'web_ems', senderOrganization: 'Riverside EMS', deviceId: 'console' },
+    });
+    const hospitalMessage = ChatMessage.parse(fromEd.json());
+    expect(hospitalMessage.source).toBe('web_hospital');
+    expect(hospitalMessage.senderOrganization).not.toBe('Riverside EMS');
+    expect(hospitalMessage.senderOrganization).toMatch(/Riverside/);
   });
 
   it("refuses another agency's crew, another hospital's ED staff, and a hospital not on the platform", async () => {

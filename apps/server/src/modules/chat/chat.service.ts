@@ -23,7 +23,7 @@ import {
 } from '@inbound/contract';
 import type { Clock } from '../../clock.js';
 import type { CaseRow, DB } from '../../db/schema.js';
-import { conflict, forbidden, notFound } from '../../errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import type { Principal } from '../auth/principal.js';
 import { isUniqueViolation } from '../cases/cases.repository.js';
 import type { Answer, WriteContext } from '../cases/cases.service.js';
@@ -31,6 +31,9 @@ import { publishMessage } from '../realtime/channel-messages.js';
 import type { RealtimePublisher } from '../realtime/publisher.js';
 import { OWNER_ROLE, type CaseAccess, type CaseSide } from '../cases/case-access.js';
 import { isSeqViolation, type ChatMessageRow, type ChatRepository } from './chat.repository.js';
+
+/** The console's source (the crew app's is the spec's CHAT_SOURCE). */
+const HOSPITAL_CHAT_SOURCE = 'web_hospital' satisfies ChatMessage['source'];
 
 /** A case's conversation is short (a transport lasts minutes); this bounds a read all the same. */
 export const CHAT_LIST_LIMIT = 1_000;
@@ -163,11 +166,21 @@ export function createChatService({ repo, participants, clock, publisher, push, 
     ): Promise<Answer<ChatMessage>> {
       const known = await repo.findByKey(principal.userId, ctx.idempotencyKey);
       if (known) return replay(known, ctx);
-      const { row: caseRow, side, crewRole } = await participants.requireReader(principal, caseId);
+      const { row: caseRow, side, crewRole, hospitalName } = await participants.requireReader(principal, caseId);
       // A crew receiving a transfer reads the case before it is done, but speaks for it only after (§4:
       // it has no case screen until then); the crew that owns the case does.
       if (side === 'crew' && crewRole !== OWNER_ROLE) throw forbidden(RECEIVER_CANNOT_SEND_MESSAGE);
       if (caseRow.arrived_at !== null) throw conflict(serverMessages.caseClosed, 'case_closed');
+      // A voice memo names a recording of this case, never one of another case (or agency).
+      if (body.type === 'VOICE_MEMO' && !(await repo.mediaOfCase(caseId, body.mediaId ?? ''))) {
+        throw badRequest('mediaId: no recording of this case has this id');
+      }
+      // Who speaks is who signed in: the body's source and senderOrganization are not trusted (a crew
+      // could otherwise post as the hospital).
+      const sender =
+        side === 'crew'
+          ? { source: CHAT_SOURCE, organization: (await repo.agencyName(caseRow.agency_id)) ?? '' }
+          : { source: HOSPITAL_CHAT_SOURCE, organization: hospitalName ?? '' };
       const now = clock.now().toISOString();
       const id = randomUUID();
       try {
@@ -176,9 +189,9 @@ export function createChatService({ repo, participants, clock, publisher, push, 
           case_id: caseId,
           sender_id: principal.userId,
           sender_name: (await users.displayName(principal.userId)) ?? principal.username,
-          sender_organization: body.senderOrganization,
+          sender_organization: sender.organization,
           sender_side: side satisfies CaseSide,
-          source: body.source,
+          source: sender.source,
           device_id: body.deviceId,
           type: body.type,
           content: body.message,

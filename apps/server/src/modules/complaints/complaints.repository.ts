@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import { prepareQuery } from '../../db/prepared.js';
 import type { DB } from '../../db/schema.js';
+import { referenceVersionOf } from '../../db/reference-version.js';
 
 export function createComplaintsRepository(db: Kysely<DB>) {
   // Every complaint-set read lists the set's versions: built and compiled once (db/prepared.ts).
@@ -14,6 +15,9 @@ export function createComplaintsRepository(db: Kysely<DB>) {
   const allVersions = prepareQuery(db, versions, 1);
   const newestVersion = prepareQuery(db, (name: string) => versions(name).limit(1), 1);
   return {
+    /** The database's reference version (db/reference-version.ts): caches of this data key on it. */
+    referenceVersion: referenceVersionOf(db),
+
     /** Versions of a set, newest first; `limit` 1 gives just the current one. */
     findByName(name: string, limit?: number) {
       let query = db

@@ -5,6 +5,7 @@
  */
 import type { Complaint, ComplaintSet } from '@inbound/contract';
 import { parseJson } from '../../db/json.js';
+import { createVersionedCache, deepFreeze } from '../../db/reference-version.js';
 import { forbidden, notFound } from '../../errors.js';
 import { isOrgAdmin, type Principal } from '../auth/principal.js';
 import type { ComplaintsRepository } from './complaints.repository.js';
@@ -22,17 +23,8 @@ export interface PublishedSet {
   complaints: ReadonlyMap<string, Complaint>;
 }
 
-/** Bound on remembered answers (one per name and version list asked for). */
+/** Bound on remembered answers (one per name and version limit asked for). */
 const ANSWER_CACHE_SIZE = 100;
-
-/** Freezes an answer all the way down: it is shared between requests, and its identity stands for its content. */
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
-}
 
 export function createComplaintsService({ repo, agencies }: ComplaintsServiceDeps) {
   // A published version never changes (a change is a new version), so its parse can be kept.
@@ -46,11 +38,12 @@ export function createComplaintsService({ repo, agencies }: ComplaintsServiceDep
     setsById.set(row.id, set);
     return set;
   };
-  // The API's largest answer. Its versions never change, so each is read and parsed once; the answer
-  // for a list of versions is kept whole and frozen, which lets the route reuse its serialized body
-  // without even stringifying it (http/serialized-body.ts).
+  // The API's largest answer. Its versions never change, so each is read and parsed once; the list of
+  // versions of a name is kept, frozen, until the database's reference version moves (a new version
+  // published), which lets the route reuse its serialized body without even stringifying it
+  // (http/serialized-body.ts). null: no set of that name.
   const answersById = new Map<string, ComplaintSet>();
-  const answersByVersions = new Map<string, ComplaintSet[]>(); // frozen at run time
+  const answersByName = createVersionedCache<ComplaintSet[] | null>(repo.referenceVersion, ANSWER_CACHE_SIZE);
   async function versionAnswer(id: string): Promise<ComplaintSet> {
     const cached = answersById.get(id);
     if (cached) return cached;
@@ -85,19 +78,16 @@ export function createComplaintsService({ repo, agencies }: ComplaintsServiceDep
       principal: Principal,
       query: { name: string; firstOccurrenceOnly?: 'true' | 'false' | undefined },
     ): Promise<ComplaintSet[]> {
-      const versions = await repo.versionsByName(query.name, query.firstOccurrenceOnly === 'true' ? 1 : undefined);
-      if (versions.length === 0) throw notFound('Complaint set');
+      const limit = query.firstOccurrenceOnly === 'true' ? 1 : undefined;
+      const answer = await answersByName.get(`${limit ?? 'all'}\n${query.name}`, async () => {
+        const versions = await repo.versionsByName(query.name, limit);
+        return versions.length === 0 ? null : Promise.all(versions.map((v) => versionAnswer(v.id)));
+      });
+      if (answer === null) throw notFound('Complaint set');
       if (!isOrgAdmin(principal)) {
         const names = await agencies.complaintSetNames(principal.teamIds);
         if (!names.includes(query.name)) throw forbidden();
       }
-      const key = versions.map((v) => v.id).join('\n');
-      const cached = answersByVersions.get(key);
-      if (cached) return cached;
-      const answer = await Promise.all(versions.map((v) => versionAnswer(v.id)));
-      Object.freeze(answer);
-      if (answersByVersions.size >= ANSWER_CACHE_SIZE) answersByVersions.delete(answersByVersions.keys().next().value!);
-      answersByVersions.set(key, answer);
       return answer;
     },
   };

@@ -10,7 +10,22 @@ import type { MediaType } from '@inbound/contract';
 export interface FfmpegPaths {
   ffmpeg: string;
   ffprobe: string;
+  /** Per tool run (issue 17 item 3): address space and wall-clock time; absent: unlimited (tests of tools). */
+  limits?: { memoryBytes: number; timeoutMs: number };
 }
+
+/**
+ * Caps checked on the probe, before any decoding: a 16000×16000 PNG or a 4K yuv444p video from one
+ * crew must not hold the conversion slots the other crews' photos need.
+ */
+export const MEDIA_CAPS = {
+  /** Photos, IDs and EKG pictures: 50 megapixels (a 12-lead photo needs ~2). */
+  imagePixels: 50_000_000,
+  /** Video frames: 1920×1088 (the crew app records at most 1080p). */
+  videoPixels: 1920 * 1088,
+  /** Video length: 10 minutes. */
+  videoSeconds: 600,
+} as const;
 
 export interface ProbeStream {
   codec_type?: string;
@@ -25,15 +40,36 @@ export interface Probe {
   format: { format_name?: string; duration?: string };
 }
 
-/** Runs a tool, collects stdout and the tail of stderr; rejects with that tail on a non-zero exit. */
-function run(command: string, args: string[], signal?: AbortSignal): Promise<{ stdout: string }> {
+/**
+ * Runs a tool, collects stdout and the tail of stderr; rejects with that tail on a non-zero exit.
+ * With limits, under `prlimit --as` (the kernel refuses memory past the cap: the tool fails, the
+ * server lives) and killed (SIGKILL) after the timeout.
+ */
+function run(
+  command: string,
+  args: string[],
+  signal?: AbortSignal,
+  limits?: FfmpegPaths['limits'],
+): Promise<{ stdout: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...(signal ? { signal } : {}) });
+    const [file, argv] = limits ? ['prlimit', [`--as=${limits.memoryBytes}`, '--', command, ...args]] : [command, args];
+    const signals = [...(signal ? [signal] : []), ...(limits ? [AbortSignal.timeout(limits.timeoutMs)] : [])];
+    const child = spawn(file, argv, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      killSignal: 'SIGKILL',
+      ...(signals.length ? { signal: AbortSignal.any(signals) } : {}),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-2_000)));
-    child.on('error', reject);
+    child.on('error', (error: Error) =>
+      reject(
+        error.name === 'AbortError' && !signal?.aborted
+          ? new Error(`${command} took longer than ${(limits?.timeoutMs ?? 0) / 1000} s and was stopped`)
+          : error,
+      ),
+    );
     child.on('close', (code) => {
       if (code === 0) resolve({ stdout });
       else reject(new Error(`${command} exited with ${code}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`));
@@ -46,6 +82,7 @@ export async function probe(paths: FfmpegPaths, file: string, signal?: AbortSign
     paths.ffprobe,
     ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', file],
     signal,
+    paths.limits,
   );
   const parsed = JSON.parse(stdout) as Partial<Probe>;
   return { streams: parsed.streams ?? [], format: parsed.format ?? {} };
@@ -63,9 +100,19 @@ const firstOf = (info: Probe, type: string): ProbeStream | undefined => info.str
 export function unusableInput(type: MediaType, info: Probe): string | null {
   const video = firstOf(info, 'video');
   const audio = firstOf(info, 'audio');
-  if (type === 'video') return video ? null : 'the file has no video stream';
+  const pixels = (video?.width ?? 0) * (video?.height ?? 0);
+  if (type === 'video') {
+    if (!video) return 'the file has no video stream';
+    if (pixels > MEDIA_CAPS.videoPixels) return `the video is larger than 1920×1088 (${video.width}×${video.height})`;
+    if ((durationMs(info) ?? 0) > MEDIA_CAPS.videoSeconds * 1_000) {
+      return `the video is longer than ${MEDIA_CAPS.videoSeconds / 60} minutes`;
+    }
+    return null;
+  }
   if (type === 'voicememo') return audio ? null : 'the file has no audio stream';
-  return video ? null : 'the file has no image';
+  if (!video) return 'the file has no image';
+  if (pixels > MEDIA_CAPS.imagePixels) return `the image has more than 50 megapixels (${video.width}×${video.height})`;
+  return null;
 }
 
 /**
@@ -123,5 +170,5 @@ export async function convert(
   output: string,
   signal?: AbortSignal,
 ): Promise<void> {
-  await run(paths.ffmpeg, conversionArgs(type, info, input, output), signal);
+  await run(paths.ffmpeg, conversionArgs(type, info, input, output), signal, paths.limits);
 }

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseRange } from './byte-range.js';
 import { createJobQueue } from './conversion-queue.js';
-import { conversionArgs, type Probe } from './ffmpeg.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { conversionArgs, convert, MEDIA_CAPS, probe, unusableInput, type Probe } from './ffmpeg.js';
 import { ACCEPTED, sniff } from './sniff.js';
 
 const bytes = (...parts: (string | number[])[]): Uint8Array =>
@@ -137,6 +140,24 @@ describe('createJobQueue', () => {
     expect(failed).toEqual(['bad']);
   });
 
+  it('gives the next free slot to the next uploader in turn, not to the one with the most jobs', async () => {
+    const order: string[] = [];
+    const queue = createJobQueue(
+      1,
+      async (id) => {
+        order.push(id);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      },
+      () => undefined,
+    );
+    for (const id of ['a1', 'a2', 'a3', 'a4']) queue.enqueue(id, 'crew-a');
+    queue.enqueue('b1', 'crew-b');
+    queue.enqueue('c1', 'crew-c');
+    await queue.whenIdle();
+    // a1 was already running; then each crew in turn.
+    expect(order).toEqual(['a1', 'a2', 'b1', 'c1', 'a3', 'a4']);
+  });
+
   it('aborts running jobs on close and takes no more', async () => {
     const seen: string[] = [];
     const queue = createJobQueue(
@@ -153,5 +174,64 @@ describe('createJobQueue', () => {
     await queue.close();
     queue.enqueue('late');
     expect(seen).toEqual(['long']);
+  });
+});
+
+describe('media caps and limits (issue 17 item 3)', () => {
+  const probed = (width: number, height: number, seconds?: number): Probe => ({
+    streams: [{ codec_type: 'video', codec_name: 'h264', pix_fmt: 'yuv444p', width, height }],
+    format: seconds === undefined ? {} : { duration: String(seconds) },
+  });
+
+  it('refuses on the probe what is over the pixel and duration caps, before decoding', () => {
+    expect(unusableInput('video', probed(1920, 1080, 60))).toBeNull();
+    expect(unusableInput('video', probed(3840, 2160, 60))).toBe('the video is larger than 1920×1088 (3840×2160)');
+    expect(unusableInput('video', probed(1280, 720, MEDIA_CAPS.videoSeconds + 1))).toBe(
+      'the video is longer than 10 minutes',
+    );
+    expect(unusableInput('photo', probed(4032, 3024))).toBeNull();
+    expect(unusableInput('photo', probed(16_000, 16_000))).toBe('the image has more than 50 megapixels (16000×16000)');
+    expect(unusableInput('ekg', probed(10_000, 10_000))).toMatch(/50 megapixels/);
+  });
+
+  it('runs each tool under a memory cap and a time limit, failing the job instead of the server', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'inbound-limits-'));
+    try {
+      // A tiny valid WAV (44-byte header + 0.1 s of silence).
+      const samples = 4_800;
+      const wav = Buffer.alloc(44 + samples * 2);
+      wav.write('RIFF', 0);
+      wav.writeUInt32LE(36 + samples * 2, 4);
+      wav.write('WAVEfmt ', 8);
+      wav.writeUInt32LE(16, 16);
+      wav.writeUInt16LE(1, 20);
+      wav.writeUInt16LE(1, 22);
+      wav.writeUInt32LE(48_000, 24);
+      wav.writeUInt32LE(96_000, 28);
+      wav.writeUInt16LE(2, 32);
+      wav.writeUInt16LE(16, 34);
+      wav.write('data', 36);
+      wav.writeUInt32LE(samples * 2, 40);
+      const input = path.join(dir, 'memo.wav');
+      writeFileSync(input, wav);
+      const tools = { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' };
+      const info = await probe({ ...tools, limits: { memoryBytes: 768 * 1_048_576, timeoutMs: 30_000 } }, input);
+      expect(info.streams[0]?.codec_type).toBe('audio');
+      // 16 MB of address space: the loader cannot even map ffprobe's libraries.
+      await expect(
+        probe({ ...tools, limits: { memoryBytes: 16 * 1_048_576, timeoutMs: 30_000 } }, input),
+      ).rejects.toThrow();
+      await expect(
+        convert(
+          { ...tools, limits: { memoryBytes: 768 * 1_048_576, timeoutMs: 1 } },
+          'voicememo',
+          info,
+          input,
+          path.join(dir, 'out.mp3'),
+        ),
+      ).rejects.toThrow(/took longer than 0.001 s and was stopped/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

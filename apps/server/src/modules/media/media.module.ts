@@ -19,6 +19,7 @@ import type { MediaRepository } from './media.repository.js';
 import { mediaRoutes } from './media.routes.js';
 import { createMediaService, toUpload, type MediaServiceDeps } from './media.service.js';
 import { tusRoutes } from './tus-uploads.js';
+import type { Locker } from '@tus/utils';
 
 export interface MediaModuleDeps {
   repo: MediaRepository;
@@ -34,6 +35,10 @@ export interface MediaModuleDeps {
   /** The chat's voice-memo writer (a voicememo upload with `chatLength` becomes a VOICE_MEMO message). */
   voiceMemoChat?: VoiceMemoChat;
   auditHospitalRead?: MediaServiceDeps['auditHospitalRead'];
+  /** The tus upload lock shared by every process (Redis); by default tus's in-process lock. */
+  uploadLocker?: Locker;
+  /** From the auth module: a media link's holder, while their session lives. */
+  sessionPrincipal: MediaServiceDeps['sessionPrincipal'];
 }
 
 const SCRATCH_MAX_AGE_MS = 24 * 3_600_000;
@@ -67,9 +72,10 @@ export function createMediaModule(deps: MediaModuleDeps) {
     cases: deps.cases,
     store,
     clock: deps.clock,
-    ffmpeg: { ffmpeg: config.ffmpeg, ffprobe: config.ffprobe },
+    ffmpeg: { ffmpeg: config.ffmpeg, ffprobe: config.ffprobe, limits: config.jobLimits },
     workDir,
     links: createMediaLinks(deps.secret),
+    sessionPrincipal: deps.sessionPrincipal,
     concurrency: config.convertJobs,
     log: deps.log,
     ...(deps.publisher ? { publisher: deps.publisher } : {}),
@@ -83,7 +89,10 @@ export function createMediaModule(deps: MediaModuleDeps) {
     /** Registers the routes, then re-queues unconverted uploads and drops day-old partial uploads. */
     async routes(app: FastifyInstance, ctx: RouteContext): Promise<void> {
       await mediaRoutes(app, ctx, service, { store, incomingDir });
-      const tus = await tusRoutes(app, ctx, service, { dir: path.join(config.dir, '.tus') });
+      const tus = await tusRoutes(app, ctx, service, {
+        dir: path.join(config.dir, '.tus'),
+        ...(deps.uploadLocker ? { locker: deps.uploadLocker } : {}),
+      });
       // File times are the wall clock's, not the app clock's (which tests move).
       const now = Date.now();
       await Promise.all([

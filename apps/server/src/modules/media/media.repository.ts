@@ -43,7 +43,7 @@ export function createMediaRepository(db: Kysely<DB>) {
     pending() {
       return db
         .selectFrom('case_media')
-        .select(['id'])
+        .select(['id', 'type', 'uploaded_by'])
         .where('status', '=', 'processing')
         .orderBy('created_at')
         .execute();

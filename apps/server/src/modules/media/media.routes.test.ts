@@ -346,6 +346,27 @@ describe('media routes', () => {
     expect(expired.message).toBe('This media link is not valid or has expired; open the media again.');
   });
 
+  it('checks on every fetch that the link holder is still signed in and still sees the case', async () => {
+    const caseId = await startCase();
+    const { upload: uploaded } = MediaUploadResponse.parse((await upload(caseId, 'photo', media.jpeg)).json());
+    const accessPath = buildPath(routes.mediaAccess.path, { id: caseId, uploadId: uploaded.id });
+    const session = await t.signIn('medic1');
+    const link = MediaAccessResponse.parse((await t.get(accessPath, session)).json());
+    expect((await t.app.inject({ method: 'GET', url: link.url })).statusCode).toBe(200);
+    expect((await t.post(routes.signOut.path, {}, session)).statusCode).toBe(204);
+    // Within the link's lifetime, but its holder signed out.
+    const afterSignOut = expectClientError(await t.app.inject({ method: 'GET', url: link.url }), 403);
+    expect(afterSignOut.message).toBe('This media link is not valid or has expired; open the media again.');
+
+    // The holder loses access to the case (it was handed to another crew).
+    const again = await t.signIn('medic1');
+    const second = MediaAccessResponse.parse((await t.get(accessPath, again)).json());
+    expect((await t.app.inject({ method: 'GET', url: second.url })).statusCode).toBe(200);
+    await t.database.db.deleteFrom('case_access').where('case_id', '=', caseId).execute();
+    t.clock.advance(t.config.authCacheMs + 1);
+    expectClientError(await t.app.inject({ method: 'GET', url: second.url }), 403);
+  });
+
   it('removes day-old scratch files of a crashed upload at start, and keeps fresh ones', async () => {
     const incoming = path.join(t.config.media.dir, '.incoming');
     mkdirSync(incoming, { recursive: true });

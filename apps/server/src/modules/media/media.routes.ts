@@ -24,6 +24,9 @@ import type { MediaStore } from './media-store.js';
 import { payloadTooLarge, type MediaService } from './media.service.js';
 import { receiveToFile, TooLarge, type HashedFile } from './received-file.js';
 
+/** The largest file any type may have, plus room for the multipart framing and fields. */
+const MULTIPART_MAX_BYTES = Math.max(...Object.values(MEDIA_MAX_BYTES)) + 64 * 1_024;
+
 /** The upload's request identity: the same key with another file or type is refused (409), not replayed. */
 export const uploadRequestHash = (caseId: string, type: MediaType, sha256: string, chatLength?: number): string =>
   requestHash(
@@ -136,6 +139,10 @@ export async function mediaRoutes(
     routes.uploadMedia,
     async ({ principal, params, request, reply }): Promise<MediaUploadResponse> => {
       try {
+        // A declared size no upload may have is refused before a byte of it is read.
+        if (Number(request.headers['content-length']) > MULTIPART_MAX_BYTES) {
+          throw new AppError(413, 'payload_too_large', 'The upload is larger than any media file may be.');
+        }
         const base = writeContext(request);
         // Refused before a byte of the file is read: an unknown case, another crew's, a closed one.
         await media.checkCanUpload(principal, params.id);

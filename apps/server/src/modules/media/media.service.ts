@@ -65,6 +65,8 @@ export interface MediaServiceDeps {
    */
   publisher?: RealtimePublisher;
   links: MediaLinks;
+  /** The principal of a live session (null when revoked, expired or the user is disabled): a link's holder. */
+  sessionPrincipal: (userId: string, sessionId: string) => Promise<Principal | null>;
   /** Voice memo as chat: records the VOICE_MEMO message of an upload with `chatLength` in its write. */
   voiceMemoChat?: VoiceMemoChat;
   /**
@@ -173,7 +175,7 @@ export function createMediaService(deps: MediaServiceDeps) {
     }
   }
 
-  const queue: JobQueue = createJobQueue(deps.concurrency, convertUpload, (id, error) => {
+  const failed = (id: string, error: unknown) => {
     const reason = error instanceof Error ? error.message : String(error);
     log.warn({ uploadId: id, reason }, 'media conversion failed');
     void repo
@@ -181,15 +183,21 @@ export function createMediaService(deps: MediaServiceDeps) {
       .catch((updateError: unknown) =>
         log.warn({ uploadId: id, reason: String(updateError) }, 'media status not saved'),
       );
-  });
+  };
+  // Two lanes: pictures and voice memos (seconds each) never wait behind videos (up to the job timeout
+  // each); within a lane, uploaders take turns. Videos get the cores but one; pictures at least one.
+  const pictures: JobQueue = createJobQueue(Math.max(1, Math.ceil(deps.concurrency / 2)), convertUpload, failed);
+  const videos: JobQueue = createJobQueue(Math.max(1, deps.concurrency - 1), convertUpload, failed);
+  const enqueue = (id: string, type: MediaType, uploader: string) =>
+    (type === 'video' ? videos : pictures).enqueue(id, uploader);
 
   return {
     /** Re-queues what a previous run left unconverted. */
     async start(): Promise<void> {
-      for (const { id } of await repo.pending()) queue.enqueue(id);
+      for (const { id, type, uploaded_by } of await repo.pending()) enqueue(id, type as MediaType, uploaded_by);
     },
-    whenIdle: () => queue.whenIdle(),
-    close: () => queue.close(),
+    whenIdle: () => Promise.all([pictures.whenIdle(), videos.whenIdle()]).then(() => undefined),
+    close: () => Promise.all([pictures.close(), videos.close()]).then(() => undefined),
 
     /** Before any byte is read: the case exists, the user may change it, and it is open. */
     async checkCanUpload(principal: Principal, caseId: string): Promise<void> {
@@ -286,7 +294,7 @@ export function createMediaService(deps: MediaServiceDeps) {
           await store.remove(key);
         } else {
           stored = null;
-          if (result.body.upload.status === 'processing') queue.enqueue(uploadId);
+          if (result.body.upload.status === 'processing') enqueue(uploadId, type, principal.userId);
           const message = result.body.chatMessage;
           if (draft && message && deps.voiceMemoChat) {
             await deps.voiceMemoChat
@@ -334,7 +342,14 @@ export function createMediaService(deps: MediaServiceDeps) {
       fileName: string,
       access: string,
     ): Promise<{ key: string; contentType: string; size: number }> {
-      if (!links.verify(filePath(caseId, uploadId, fileName), access, clock.now().getTime())) {
+      const holder = links.verify(filePath(caseId, uploadId, fileName), access, clock.now().getTime());
+      if (!holder) throw forbidden(mediaMessages.linkInvalid);
+      // The holder must still be signed in and still see the case: a link dies with its holder's access.
+      const principal = await deps.sessionPrincipal(holder.userId, holder.sessionId);
+      if (!principal) throw forbidden(mediaMessages.linkInvalid);
+      try {
+        await cases.readable(principal, caseId);
+      } catch {
         throw forbidden(mediaMessages.linkInvalid);
       }
       const { key, contentType } = await convertedFile(caseId, uploadId, fileName);
@@ -352,7 +367,10 @@ export function createMediaService(deps: MediaServiceDeps) {
       const { row: ready } = await convertedFile(caseId, uploadId, mediaFileName(row.type as MediaType));
       const expiresAt = clock.now().getTime() + MEDIA_ACCESS_TTL_MS;
       return {
-        url: links.sign(mediaUrl(caseId, ready.id, ready.type as MediaType), expiresAt),
+        url: links.sign(mediaUrl(caseId, ready.id, ready.type as MediaType), expiresAt, {
+          userId: principal.userId,
+          sessionId: principal.sessionId,
+        }),
         expiresAt: new Date(expiresAt).toISOString(),
       };
     },

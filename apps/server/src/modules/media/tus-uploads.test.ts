@@ -196,6 +196,26 @@ describe('uploads over a real connection: tus, and a refused multipart body', ()
     expect(anonymous.status).toBe(401);
   });
 
+  it("answers tus's own refusals as { message, code } too: no Tus-Resumable, a wrong offset", async () => {
+    const caseId = await startCase();
+    const created = await create(medic1, 10, { caseId, type: 'photo', idempotencyKey: randomUUID() });
+    const location = created.headers.get('location')!;
+    const noVersion = await fetch(`${base}${location}`, {
+      method: 'PATCH',
+      headers: {
+        authorization: authorizationHeader(medic1),
+        'upload-offset': '0',
+        'content-type': 'application/offset+octet-stream',
+      },
+      body: Buffer.from('abc'),
+    });
+    expect(noVersion.status).toBe(412);
+    expect(await noVersion.json()).toEqual({ message: 'The Tus-Resumable header is required.', code: 'bad_request' });
+    const wrongOffset = await patch(location, medic1, 5, Buffer.from('abc'));
+    expect(wrongOffset.status).toBe(409);
+    expect(await wrongOffset.json()).toMatchObject({ message: expect.any(String), code: 'bad_request' });
+  });
+
   it('answers an oversize multipart upload 413 while its body is still arriving, and closes that connection', async () => {
     const caseId = await startCase();
     const big = new Uint8Array(40 * 1_048_576);

@@ -12,6 +12,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { FileStore } from '@tus/file-store';
+import type { Locker } from '@tus/utils';
 import { Server, type Upload } from '@tus/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -73,7 +74,7 @@ export async function tusRoutes(
   app: FastifyInstance,
   ctx: RouteContext,
   media: MediaService,
-  options: { dir: string },
+  options: { dir: string; locker?: Locker },
 ): Promise<{ cleanExpired(): Promise<number> }> {
   // FileStore makes its directory in the background; made here first, the start-up sweep of expired
   // uploads cannot race it on a fresh DATA_DIR.
@@ -92,7 +93,22 @@ export async function tusRoutes(
     path: MEDIA_TUS_PATH,
     datastore,
     relativeLocation: true,
+    // Several processes: one lock through Redis (redis-upload-locker.ts), so a resumed upload that lands
+    // on another process waits for (and ends) the request still holding it on the first.
+    ...(options.locker ? { locker: options.locker } : {}),
     maxSize: Math.max(...Object.values(MEDIA_MAX_BYTES)),
+    // tus's own refusals (a wrong offset, a size over the maximum, an unknown error) in our error shape.
+    onResponseError(_req, error) {
+      if (error instanceof TusRefusal) return error;
+      const tusError = error as { status_code?: number; body?: string; message?: string };
+      const status = tusError.status_code ?? 500;
+      const message =
+        status < 500 ? (tusError.body ?? tusError.message ?? 'Bad request.').trim() : 'Internal server error.';
+      return {
+        status_code: status,
+        body: JSON.stringify({ message, code: status < 500 ? 'bad_request' : 'internal' }),
+      };
+    },
     async onUploadCreate(req, upload) {
       try {
         const principal = principalOf(req);
@@ -167,6 +183,10 @@ export async function tusRoutes(
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
     const principal = request.principal;
     if (!principal) throw unauthorized();
+    // Said by tus in plain text otherwise; every answer of ours is { message, code }.
+    if (request.headers['tus-resumable'] === undefined) {
+      throw new AppError(412, 'bad_request', 'The Tus-Resumable header is required.');
+    }
     if (request.method !== 'POST') await checkOwner(request, principal);
     principals.set(request.raw, principal);
     void reply.hijack();

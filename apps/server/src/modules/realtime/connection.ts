@@ -7,6 +7,8 @@ import {
   ClientFrame,
   REALTIME_CLOSE,
   authorizationHeader,
+  describeUnsafeText,
+  findUnsafeText,
   parseChannelName,
   type ServerFrame,
 } from '@inbound/contract';
@@ -133,7 +135,14 @@ export class Connection implements Subscriber {
     let frame: ClientFrame;
     try {
       if (isBinary) throw new Error('binary');
-      const parsed = ClientFrame.safeParse(JSON.parse(bytes.toString('utf8')));
+      const json: unknown = JSON.parse(bytes.toString('utf8'));
+      // The rule every JSON body follows (contract text-safety.ts), said with the field's path.
+      const unsafe = findUnsafeText(json);
+      if (unsafe) {
+        if (!this.principal) return this.close(REALTIME_CLOSE.unauthorized, 'authenticate first');
+        return this.sendFrame({ type: 'error', message: describeUnsafeText('frame', unsafe) });
+      }
+      const parsed = ClientFrame.safeParse(json);
       if (!parsed.success) throw new Error('shape');
       frame = parsed.data;
     } catch {

@@ -6,7 +6,8 @@
  */
 export function originAllowed(
   origin: string | undefined,
-  host: string | undefined,
+  /** The server's own origin as this request reached it (scheme://host[:port]). */
+  self: string | undefined,
   allowed: { publicUrl: string | null; extra: readonly string[] },
 ): boolean {
   if (origin === undefined) return true;
@@ -17,7 +18,8 @@ export function originAllowed(
     return false;
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return false;
-  if (host !== undefined && parsed.host === host.toLowerCase()) return true;
+  // Scheme, host and port: an http:// page on the same host is not the https:// app.
+  if (self !== undefined && URL.canParse(self) && new URL(self).origin === parsed.origin) return true;
   if (allowed.publicUrl !== null && new URL(allowed.publicUrl).origin === parsed.origin) return true;
   return allowed.extra.includes(parsed.origin);
 }

@@ -318,6 +318,16 @@ describe.each(dialects)('real-time gateway on %s', (dialect) => {
       client.send({ type: 'ping' });
       await client.next('pong');
     });
+
+    it('answers control characters in a frame with an error naming the field (the contract rule)', async () => {
+      const client = await connect(medic1);
+      client.sendRaw('{"type":"subscribe","channel":"case:\\u0000x"}');
+      expect(await client.next('error')).toMatchObject({
+        message: 'frame.channel: control characters are not allowed',
+      });
+      client.send({ type: 'ping' });
+      await client.next('pong');
+    });
   });
 
   describe('origin', () => {

@@ -16,6 +16,13 @@ export async function realtimeRoutes(
 ): Promise<void> {
   await app.register(websocket, {
     options: { maxPayload: options.maxFrameBytes * HARD_FRAME_FACTOR, perMessageDeflate: false },
+    // On close, before in-flight requests finish: sockets are told "restart" (and not the plugin's
+    // code-less close), so clients resume on another process while this one drains its writes.
+    preClose(done) {
+      gateway.disconnectAll();
+      this.websocketServer.close();
+      done();
+    },
   });
 
   app.get(
@@ -25,7 +32,7 @@ export async function realtimeRoutes(
       // Refused before the upgrade: the page never gets a socket.
       preValidation: async (request, reply) => {
         const allowed = { publicUrl: options.publicUrl, extra: options.allowedOrigins };
-        if (!originAllowed(request.headers.origin, request.host, allowed)) {
+        if (!originAllowed(request.headers.origin, `${request.protocol}://${request.host}`, allowed)) {
           await reply
             .code(403)
             .send({ message: 'This origin may not open a real-time connection.', code: 'forbidden' });

@@ -43,10 +43,15 @@ export interface RealtimeGatewayDeps {
 }
 
 /** The broker is made after the gateway (it delivers into it), so it is handed over by `useBroker`. */
+/** How long publishing must have been quiet before a draining gateway closes, and the most it waits. */
+const DRAIN_QUIET_MS = 250;
+const DRAIN_MAX_MS = 5_000;
+
 export function createRealtimeGateway(deps: RealtimeGatewayDeps) {
   const { repo, clock, settings, log } = deps;
   let broker: Broker | null = null;
   const connections = new Set<Connection>();
+  let accepting = true;
   /** userId → open authenticated sockets on this process. */
   const users = new Map<string, number>();
   /** channel → sockets whose subscription to it is being authorised (not yet in its stream). */
@@ -167,23 +172,44 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps) {
     await Promise.all([...sockets].map((connection) => connection.reauthorize(channel)));
   }
 
+  // Publishes run after a write has answered (its fan-out is not awaited by the request); a draining
+  // process waits for them before it closes the broker and the database (close, below).
+  const publishing = new Set<Promise<unknown>>();
+  let lastPublishAt = 0;
+  const track = (work: Promise<unknown>) => {
+    publishing.add(work);
+    void work.then(
+      () => publishing.delete(work),
+      () => publishing.delete(work),
+    );
+  };
+
   /** A stored message to this process's subscribers and, through the broker, to the other processes'. */
   function handOut(message: StoredMessage): { seq: number } {
     deliver(message);
-    broker?.publish(message).catch((error: unknown) => logError(error, 'real-time broker publish failed'));
+    track(
+      broker?.publish(message).catch((error: unknown) => logError(error, 'real-time broker publish failed')) ??
+        Promise.resolve(),
+    );
     return { seq: message.seq };
   }
 
   const publisher: RealtimePublisher = {
     async publish(channel, event) {
       if (!ChannelName.safeParse(channel).success) throw new Error(`not a channel name: ${channel}`);
+      lastPublishAt = Date.now();
       const checked = RealtimeEvent.parse(event);
-      return handOut({ channel, seq: await repo.append(channel, checked), event: checked });
+      const stored = repo.append(channel, checked);
+      track(stored);
+      return handOut({ channel, seq: await stored, event: checked });
     },
     async publishOnce(channel, event, dedupeKey) {
       if (!ChannelName.safeParse(channel).success) throw new Error(`not a channel name: ${channel}`);
+      lastPublishAt = Date.now();
       const checked = RealtimeEvent.parse(event);
-      return handOut({ channel, seq: await repo.appendOnce(channel, checked, dedupeKey), event: checked });
+      const stored = repo.appendOnce(channel, checked, dedupeKey);
+      track(stored);
+      return handOut({ channel, seq: await stored, event: checked });
     },
     async reauthorize(channel) {
       if (!ChannelName.safeParse(channel).success) throw new Error(`not a channel name: ${channel}`);
@@ -218,6 +244,8 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps) {
     brokerKind: () => broker?.kind ?? 'memory',
 
     accept(socket: WebSocket): void {
+      // A socket that opens while this process drains is told to go elsewhere at once.
+      if (!accepting) return socket.close(REALTIME_CLOSE.restart, 'server restarting');
       connections.add(new Connection(socket, connectionDeps));
     },
 
@@ -231,12 +259,27 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps) {
 
     connectionCount: () => connections.size,
 
+    /**
+     * The first step of a drain: every socket closed with "restart", so its client reconnects at once —
+     * to another process — and resumes from its last sequence number. Publishing goes on until close.
+     */
+    disconnectAll(): void {
+      accepting = false;
+      for (const connection of [...connections]) connection.close(REALTIME_CLOSE.restart, 'server restarting');
+    },
+
     async close(): Promise<void> {
       clearInterval(heartbeat);
       clearInterval(revocation);
       clearInterval(pruning);
-      // 1001 "going away": clients reconnect (to another process, or to this one once restarted).
-      for (const connection of [...connections]) connection.close(1001, 'server shutting down');
+      this.disconnectAll();
+      // A write answered just before the drain may still be fanning out (a case change is published on
+      // the case's channel, then, after a lookup, on its hospital's): wait until publishing has been
+      // quiet for DRAIN_QUIET_MS, at most DRAIN_MAX_MS, so no stored message is cut off.
+      const giveUpAt = Date.now() + DRAIN_MAX_MS;
+      while ((publishing.size > 0 || Date.now() - lastPublishAt < DRAIN_QUIET_MS) && Date.now() < giveUpAt) {
+        await Promise.race([Promise.allSettled([...publishing]), new Promise((resolve) => setTimeout(resolve, 20))]);
+      }
       streams.close();
       await broker?.close();
     },

@@ -2,6 +2,7 @@
 import { sql, type Kysely } from 'kysely';
 import { prepareQuery } from '../../db/prepared.js';
 import type { DB, UserRow } from '../../db/schema.js';
+import { referenceVersionOf } from '../../db/reference-version.js';
 
 export interface Memberships {
   memberOf: string[];
@@ -13,6 +14,9 @@ export function createUsersRepository(db: Kysely<DB>) {
   // /users/me and every principal load read the user by id: built and compiled once (db/prepared.ts).
   const userById = prepareQuery(db, (id: string) => db.selectFrom('users').selectAll().where('id', '=', id), 1);
   return {
+    /** The database's reference version (db/reference-version.ts): caches of this data key on it. */
+    referenceVersion: referenceVersionOf(db),
+
     /** By lower-cased username or e-mail: people type either at the sign-in screen. */
     async findByLogin(loginKey: string): Promise<UserRow | null> {
       const rows = await db
@@ -54,7 +58,12 @@ export function createUsersRepository(db: Kysely<DB>) {
     async updatePasswordHash(userId: string, passwordHash: string, at: string): Promise<void> {
       await db
         .updateTable('users')
-        .set({ password_hash: passwordHash, must_change_password: 0, updated_at: at })
+        .set({
+          password_hash: passwordHash,
+          must_change_password: 0,
+          one_time_password_expires_at: null,
+          updated_at: at,
+        })
         .where('id', '=', userId)
         .execute();
     },

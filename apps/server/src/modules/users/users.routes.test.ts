@@ -127,6 +127,19 @@ describe('users routes', () => {
       expect(await t.signIn('medic2')).toBeTruthy();
     });
 
+    it('counts wrong current passwords like wrong sign-ins: delays, then the account limit', async () => {
+      const token = await t.signIn('medic1');
+      const answers: number[] = [];
+      for (let i = 0; i < 40; i++)
+        answers.push((await change(token, `guess-${i}`, 'river-bend-42-stretcher')).statusCode);
+      // Three free failures, then the growing delay refuses the rest of this burst.
+      expect(answers.slice(0, 3)).toEqual([400, 400, 400]);
+      expect(answers.slice(3).every((status) => status === 429)).toBe(true);
+      const waited = await change(token, 'demo-medic1', 'river-bend-42-stretcher');
+      expect(expectClientError(waited, 429).message).toBe(serverMessages.tooManySignIns);
+      expect(Number(waited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    });
+
     it("changes the password and revokes the user's other tokens, keeping this one", async () => {
       const other = await t.signIn('medic3');
       const token = await t.signIn('medic3');

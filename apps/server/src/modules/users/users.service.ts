@@ -8,11 +8,13 @@ import {
   type ChangePasswordBody,
 } from '@inbound/contract';
 import { parseJson, fromFlag } from '../../db/json.js';
+import { createVersionedCache } from '../../db/reference-version.js';
 import type { UserRow } from '../../db/schema.js';
-import { badRequest, notFound } from '../../errors.js';
+import { badRequest, notFound, tooManyRequests } from '../../errors.js';
 import type { Principal } from '../auth/principal.js';
 import type { Clock } from '../../clock.js';
-import type { UsersRepository } from './users.repository.js';
+import type { Memberships, UsersRepository } from './users.repository.js';
+import type { SignInThrottle } from '../auth/sign-in-throttle.js';
 import { passwordProblem } from './password-policy.js';
 
 export interface UsersServiceDeps {
@@ -22,6 +24,8 @@ export interface UsersServiceDeps {
     hash(password: string): Promise<string>;
     verify(hash: string, password: string): Promise<boolean>;
   };
+  /** From the auth module: wrong current passwords are counted like wrong sign-in passwords. */
+  throttle: SignInThrottle;
   /** From the auth module: ends every other token of the user. */
   sessions: {
     revokeOtherSessions(userId: string, keepSessionId: string): Promise<number>;
@@ -36,15 +40,29 @@ export interface SignInCandidate {
   passwordHash: string;
   disabled: boolean;
   roles: UserRole[];
+  /** When the administrator's one-time password this account still has stops working; null: none. */
+  oneTimePasswordExpiresAt: string | null;
 }
 
-export function createUsersService({ repo, clock, passwords, sessions }: UsersServiceDeps) {
+/** Users whose /users/me answer is kept (one per active user). */
+const CACHED_USERS = 5_000;
+
+export function createUsersService({ repo, clock, passwords, throttle, sessions }: UsersServiceDeps) {
+  const answers = createVersionedCache<User | null>(repo.referenceVersion, CACHED_USERS);
   return {
     async findSignInCandidate(login: string): Promise<SignInCandidate | null> {
       const row = await repo.findByLogin(login.trim().toLowerCase());
       if (!row) return null;
       const roles = parseJson<UserRole[]>(row.roles, []);
-      return { id: row.id, passwordHash: row.password_hash, disabled: fromFlag(row.disabled), roles };
+      return {
+        id: row.id,
+        passwordHash: row.password_hash,
+        disabled: fromFlag(row.disabled),
+        roles,
+        oneTimePasswordExpiresAt: fromFlag(row.must_change_password)
+          ? (row.one_time_password_expires_at ?? null)
+          : null,
+      };
     },
 
     /** The principal for a request, or null when the user is gone or disabled. */
@@ -64,13 +82,29 @@ export function createUsersService({ repo, clock, passwords, sessions }: UsersSe
       };
     },
 
+    /**
+     * Read at every app start and on every token check of the crew app: kept per user until the
+     * database's reference version moves (any user or membership edit, from any process), and built
+     * from the stored memberships rather than the token's principal, which may be a moment older.
+     */
     async me(principal: Principal): Promise<User> {
-      const row = await repo.findById(principal.userId);
-      if (!row) throw notFound('User');
-      return toUser(row, principal);
+      const user = await answers.get(principal.userId, async () => {
+        const [row, memberships] = await Promise.all([
+          repo.findById(principal.userId),
+          repo.memberships(principal.userId),
+        ]);
+        return row && toUser(row, memberships);
+      });
+      if (!user) throw notFound('User');
+      return user;
     },
 
-    async changePassword(principal: Principal, body: ChangePasswordBody): Promise<{ message: string }> {
+    /** `address`: the client's address, for the same throttle as sign-in. */
+    async changePassword(
+      principal: Principal,
+      body: ChangePasswordBody,
+      address: string,
+    ): Promise<{ message: string }> {
       // The spec's field messages first, in its order (§5).
       if (body.currentPassword === '') throw badRequest(messages.fillCurrentPassword);
       if (body.newPassword === '') throw badRequest(messages.fillNewPassword);
@@ -78,7 +112,12 @@ export function createUsersService({ repo, clock, passwords, sessions }: UsersSe
 
       const row = await repo.findById(principal.userId);
       if (!row) throw notFound('User');
+      // A stolen token must not become a password oracle: the same delays and limits as sign-in.
+      const attempt = { userId: row.id, typedName: row.username.toLowerCase(), address };
+      const waitMs = await throttle.waitMs(attempt);
+      if (waitMs > 0) throw tooManyRequests(serverMessages.tooManySignIns, Math.ceil(waitMs / 1000));
       if (!(await passwords.verify(row.password_hash, body.currentPassword))) {
+        await throttle.failed(attempt);
         throw badRequest(serverMessages.currentPasswordWrong);
       }
       if (body.newPassword !== body.verifyPassword) throw badRequest(serverMessages.passwordsDoNotMatch);
@@ -101,7 +140,7 @@ export function createUsersService({ repo, clock, passwords, sessions }: UsersSe
 
 export type UsersService = ReturnType<typeof createUsersService>;
 
-function toUser(row: UserRow, principal: Principal): User {
+function toUser(row: UserRow, memberships: Memberships): User {
   return {
     id: row.id,
     _id: row.id,
@@ -109,10 +148,10 @@ function toUser(row: UserRow, principal: Principal): User {
     email: row.email,
     displayName: row.display_name,
     features: parseJson<Feature[]>(row.features, []),
-    emsAgencyMemberships: principal.memberOf.map((_id) => ({ _id })),
-    emsAgenciesAdministered: principal.administers.map((_id) => ({ _id })),
-    hospitalMemberships: principal.edHospitalIds.map((_id) => ({ _id })),
-    roles: principal.roles,
+    emsAgencyMemberships: memberships.memberOf.map((_id) => ({ _id })),
+    emsAgenciesAdministered: memberships.administers.map((_id) => ({ _id })),
+    hospitalMemberships: memberships.edHospitalIds.map((_id) => ({ _id })),
+    roles: parseJson<UserRole[]>(row.roles, []),
     mustChangePassword: fromFlag(row.must_change_password),
   };
 }
