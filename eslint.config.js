@@ -58,6 +58,28 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     rules: { ...reactHooks.configs.recommended.rules },
   },
+  {
+    // Real-time payloads are parsed with the contract (`parseChannelMessage`), never cast: a cast hides
+    // a server that sends something else until a medic sees a wrong screen.
+    files: ['**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "TSAsExpression[expression.type='MemberExpression'][expression.property.name=/^(data|event)$/][expression.object.name=/^(event|message|frame|notice|msg)$/]",
+          message:
+            'Do not cast a real-time payload: parse it with parseChannelMessage (or the schema of its channel kind) from @inbound/contract.',
+        },
+        {
+          selector:
+            'TSAsExpression[typeAnnotation.typeName.name=/^(ServerFrame|RealtimeEvent|ChannelMessage|CaseChannelMessage|HospitalChannelMessage|CaseUpdated|HospitalCaseUpdated|MediaConverted|ChatReceipt)$/]',
+          message:
+            'Do not cast to a real-time message type: parse it with its schema from @inbound/contract (ServerFrame, parseChannelMessage).',
+        },
+      ],
+    },
+  },
   { files: ['apps/crew/**'], rules: appBoundary('crew') },
   { files: ['apps/hospital/**'], rules: appBoundary('hospital') },
   { files: ['apps/server/**'], rules: appBoundary('server') },

@@ -26,7 +26,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import pg from 'pg';
 import { WebSocket } from 'ws';
-import { authorizationHeader, CreateCaseResponse, type ServerFrame, type SignInResponse } from '@inbound/contract';
+import { authorizationHeader, CreateCaseResponse, ServerFrame, type SignInResponse } from '@inbound/contract';
 import { pad, padStart, verdict } from './lib/format';
 
 export const TARGETS = {
@@ -269,7 +269,7 @@ function clientsRole(): void {
       client.subscribed = false;
       socket.on('open', () => socket.send(JSON.stringify({ type: 'auth', token: client.spec.token })));
       socket.on('message', (data: Buffer) => {
-        const frame = JSON.parse(data.toString('utf8')) as ServerFrame;
+        const frame = ServerFrame.parse(JSON.parse(data.toString('utf8')));
         if (frame.type === 'ready') {
           socket.send(
             JSON.stringify({

@@ -53,7 +53,6 @@ import { createBroadcastsService } from './modules/broadcasts/broadcasts.service
 import { createCasesRepository } from './modules/cases/cases.repository.js';
 import { casesRoutes } from './modules/cases/cases.routes.js';
 import { createCasesService } from './modules/cases/cases.service.js';
-import { createCaseParticipants } from './modules/chat/case-participants.js';
 import { createChatRepository } from './modules/chat/chat.repository.js';
 import { chatRoutes } from './modules/chat/chat.routes.js';
 import { createChatService } from './modules/chat/chat.service.js';
@@ -69,7 +68,11 @@ import { createHospitalsRepository } from './modules/hospitals/hospitals.reposit
 import { hospitalsRoutes } from './modules/hospitals/hospitals.routes.js';
 import { createHospitalsService } from './modules/hospitals/hospitals.service.js';
 import { createHospitalStatusService } from './modules/hospitals/hospital-statuses.service.js';
-import { createMediaModule } from './modules/media/media.module.js';
+import { createMediaModule, createMediaUploads } from './modules/media/media.module.js';
+import { createMediaRepository } from './modules/media/media.repository.js';
+import { createBoardCards } from './modules/board/board-cards.js';
+import { createCaseAnnouncer } from './modules/cases/case-announcer.js';
+import { createCaseOutbox } from './modules/cases/case-outbox.js';
 import { createInboundCaseRepository } from './modules/inbound-case/inbound-case.repository.js';
 import { inboundCaseRoutes } from './modules/inbound-case/inbound-case.routes.js';
 import { createInboundCaseService } from './modules/inbound-case/inbound-case.service.js';
@@ -82,7 +85,6 @@ import { opsRoutes } from './modules/ops/ops.routes.js';
 import { fieldErrorRoutes } from './modules/ops/field-errors.js';
 import { loadOrCreateVapidKeys } from './modules/push/vapid-keys.js';
 import { createMemoryBroker } from './modules/realtime/broker.js';
-import { createCasePublisher } from './modules/realtime/case-publisher.js';
 import { createChannelAuthorizers, registerBuiltInChannels } from './modules/realtime/channel-authorizers.js';
 import type { RealtimePublisher } from './modules/realtime/publisher.js';
 import { createRealtimeRepository } from './modules/realtime/realtime.repository.js';
@@ -118,6 +120,11 @@ export interface BuildOptions {
   clock?: Clock;
   /** Where logs go (tests capture them); stdout by default. */
   logStream?: DestinationStream;
+  /**
+   * False: this process never relays the case outbox — a test's stand-in for a process killed between
+   * a case commit and its announcement (another process, or the next start, announces it).
+   */
+  relayOutbox?: boolean;
   /** With WORKERS > 1: this worker's number, sent as `Inbound-Worker` so operators see who answered. */
   worker?: number;
 }
@@ -241,6 +248,17 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   );
   app.decorate('realtime', realtime.publisher);
 
+  // Each repository once; services get the ones they read and write.
+  const usersRepo = createUsersRepository(db);
+  const hospitalsRepo = createHospitalsRepository(db);
+  // SQLite commits case writes in groups (one fsync for many); PostgreSQL groups WAL flushes itself.
+  const caseTransactions = database.dialect === 'sqlite' ? createGroupCommit(db) : undefined;
+  const casesRepo = createCasesRepository(db, caseTransactions);
+  const boardRepo = createBoardRepository(db);
+  const mediaRepo = createMediaRepository(db);
+  const chatRepo = createChatRepository(db, casesRepo.lockForWrite, caseTransactions);
+  const displayName = async (userId: string) => (await usersRepo.findById(userId))?.display_name ?? null;
+
   // Services that call each other do so through closures, resolved at call time.
   const signInThrottle = createSignInThrottle({
     repo: createAuthRepository(db),
@@ -248,7 +266,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     accountLimit: config.signInLimits.perAccount,
   });
   const users = createUsersService({
-    repo: createUsersRepository(db),
+    repo: usersRepo,
     clock,
     passwords,
     throttle: signInThrottle,
@@ -267,62 +285,56 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     principalCacheMs: config.authCacheMs,
   });
   const hospitals = createHospitalsService({
-    repo: createHospitalsRepository(db),
+    repo: hospitalsRepo,
     agencies: { agencyIdsDeliveringTo: (hospitalId) => agencies.agencyIdsDeliveringTo(hospitalId) },
   });
   const agencies = createAgenciesService({ repo: createAgenciesRepository(db), hospitals });
   const complaints = createComplaintsService({ repo: createComplaintsRepository(db), agencies });
   const broadcastStore = createBroadcastsRepository(db);
-  const senderNames = createUsersRepository(db);
   const broadcasts = createBroadcastsService({
     repo: broadcastStore,
     clock,
     publisher: realtime.publisher,
     hospitals,
     agencies,
-    users: { displayName: async (userId) => (await senderNames.findById(userId))?.display_name ?? null },
+    users: { displayName },
   });
   const feedback = createFeedbackService({ repo: createFeedbackRepository(db), clock });
-  // SQLite commits case writes in groups (one fsync for many); PostgreSQL groups WAL flushes itself.
-  const caseTransactions = database.dialect === 'sqlite' ? createGroupCommit(db) : undefined;
+  // Case events are announced after their commit from the outbox (case-outbox.ts).
+  const boardCards = createBoardCards({ repo: boardRepo, complaints });
+  const caseOutbox = createCaseOutbox({
+    db,
+    announce: createCaseAnnouncer({
+      publisher: realtime.publisher,
+      findCase: (caseId) => casesRepo.findById(caseId),
+      hospitalOnPlatform: (hospitalId) => cases.access.hospitalOnPlatform(hospitalId),
+      boardCard: boardCards.card,
+      upload: createMediaUploads(mediaRepo).upload,
+    }),
+    logError: (error, what) => app.log.error({ err: { message: (error as Error).message } }, what),
+    relay: options.relayOutbox ?? true,
+  });
   const cases = createCasesService({
-    repo: createCasesRepository(db, caseTransactions),
+    repo: casesRepo,
     clock,
     agencies,
     complaints,
     hospitals,
     // `transfers` is built further down; it is only called per request, after both exist.
     transfers: { inProgress: (caseId) => transfers.inProgress(caseId) },
+    outbox: caseOutbox,
   });
 
-  const caseLookup = createCasesRepository(db);
-  const hospitalOnPlatform = async (hospitalId: string) => {
-    const [hospital] = await hospitals.hospitalsByIds([hospitalId]);
-    return hospital !== undefined && !hospital.nonTwiage;
-  };
   registerBuiltInChannels(channelAuthorizers, {
-    async caseAccess(caseId, userId) {
-      const found = await caseLookup.findWithAccess(caseId, userId);
-      return found && { role: found.role, destinationHospitalId: found.row.destination_hospital_id };
-    },
-    hospitalOnPlatform,
+    mayReadCase: (principal, caseId) => cases.access.mayRead(principal, caseId),
     agencyIdsDeliveringTo: (hospitalId) => agencies.agencyIdsDeliveringTo(hospitalId),
-  });
-  const publishCaseChange = createCasePublisher({
-    publisher: realtime.publisher,
-    async destination(caseId) {
-      const hospitalId = (await caseLookup.findById(caseId))?.destination_hospital_id;
-      return hospitalId ? { hospitalId, onPlatform: await hospitalOnPlatform(hospitalId) } : null;
-    },
-    logError: (error) => app.log.error({ err: { message: (error as Error).message } }, 'case change not published'),
   });
 
   const hospitalStatuses = createHospitalStatusService({
-    repo: createHospitalsRepository(db),
+    repo: hospitalsRepo,
     clock,
     publisher: realtime.publisher,
   });
-  const participants = createCaseParticipants({ cases: caseLookup, hospitals });
   const vapidKeys = loadOrCreateVapidKeys(config.dataDir);
   const push = createPushService({
     repo: createPushRepository(db),
@@ -331,23 +343,22 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       // RFC 8292: a contact for the push service's operators — the deployment's https address if any.
       subject: config.publicUrl?.startsWith('https://') ? config.publicUrl : 'mailto:push@inbound.invalid',
     },
-    participants,
+    participants: cases.access,
     clock,
     connections: realtime.publisher,
     transport: countingPushTransport(options.push?.transport ?? fetchTransport, metrics),
     allowAnyEndpoint: options.push?.allowAnyEndpoint ?? false,
     onError: (error) => app.log.warn({ err: { message: (error as Error).message } }, 'push not delivered'),
   });
-  const userNames = createUsersRepository(db);
   const chat = createChatService({
-    repo: createChatRepository(db, caseTransactions),
-    participants,
+    repo: chatRepo,
+    participants: cases.access,
     clock,
     publisher: realtime.publisher,
-    users: { displayName: async (userId) => (await userNames.findById(userId))?.display_name ?? null },
+    users: { displayName },
     push: {
       chatMessage(caseId, caseNumber, message) {
-        caseLookup.accessUserIds(caseId).then(
+        casesRepo.accessUserIds(caseId).then(
           (crews) =>
             push.notify(
               crews.filter((id) => id !== message.senderId),
@@ -374,7 +385,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     guesses: numberGuesses,
     clock,
     publisher: realtime.publisher,
-    cases: caseLookup,
+    cases: casesRepo,
     agencies,
     push: {
       transferRequested(transfer) {
@@ -401,9 +412,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   transferSweep.unref();
 
   const ctx: RouteContext = { authenticate: createAuthenticateHook(auth) };
-  const boardRepo = createBoardRepository(db, caseTransactions);
   const media = createMediaModule({
-    db,
+    repo: mediaRepo,
     cases,
     auditHospitalRead: ({ userId, hospitalId, caseId, at }) =>
       boardRepo.recordReads([
@@ -411,7 +421,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       ]),
     clock,
     config: config.media,
-    publishChange: publishCaseChange,
+    publisher: realtime.publisher,
     secret: config.jwtSecret,
     log: app.log,
     voiceMemoChat: chat.voiceMemos,
@@ -420,6 +430,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     sessionPrincipal: (userId, sessionId) => auth.sessionPrincipal(userId, sessionId),
   });
   metrics.sources.conversionQueue = media.service.queueSize;
+  metrics.sources.outboxBacklog = () => caseOutbox.backlog();
   healthRoutes(app, ctx, { database: database.dialect, broker: realtime.brokerKind() });
   consoleSettingsRoutes(app, ctx, { mapTileUrl: config.mapTileUrl });
   fieldErrorRoutes(app, ctx, { metrics, ...config.errorReports });
@@ -444,13 +455,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       broadcastStore,
       agencies,
       complaints,
-      cases: caseLookup,
-      caseView: (principal, caseId) => cases.get(principal, caseId),
-      publishCaseChange,
+      cases,
       guesses: numberGuesses,
     }),
   );
-  casesRoutes(app, ctx, cases, publishCaseChange);
+  casesRoutes(app, ctx, cases);
   boardRoutes(
     app,
     ctx,
@@ -458,10 +467,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       repo: boardRepo,
       audit: createReadAudit((rows) => boardRepo.recordReads(rows)),
       clock,
-      hospitals,
       complaints,
       agencies,
-      publishChange: publishCaseChange,
+      access: cases.access,
+      cases,
     }),
   );
   adminAuditRoutes(app, ctx, createAdminAuditService(db));
@@ -491,7 +500,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     secret: config.jwtSecret,
     caseView: (principal, caseId) => cases.get(principal, caseId),
     complaintSet: async (caseId) => {
-      const row = await caseLookup.findById(caseId);
+      const row = await casesRepo.findById(caseId);
       return row ? complaints.setById(row.complaint_set_id) : null;
     },
     isAgencyMember: async (userId, agencyId) =>
@@ -504,7 +513,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     createInboundCaseService({
       repo: createInboundCaseRepository(db),
       clock,
-      hospitals,
+      access: cases.access,
       media: media.service,
       chat,
     }),
@@ -519,6 +528,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   app.addHook('onClose', async () => {
     clearInterval(transferSweep);
+    await caseOutbox.close();
     await media.close();
     await push.drain();
     await realtime.close();

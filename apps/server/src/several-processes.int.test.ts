@@ -17,14 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  authorizationHeader,
-  buildPath,
-  MEDIA_TUS_PATH,
-  REALTIME_CLOSE,
-  routes,
-  type ServerFrame,
-} from '@inbound/contract';
+import { authorizationHeader, buildPath, MEDIA_TUS_PATH, REALTIME_CLOSE, routes, ServerFrame } from '@inbound/contract';
 import { IDS } from './seed/demo-data.js';
 import { call, startCluster, type ClusterServer } from './test/cluster.js';
 import { createTestDatabase, testDialects, type TestDatabase } from './test/databases.js';
@@ -283,7 +276,7 @@ describe.skipIf(!ready)('two server processes behind one port (WORKERS=2, Postgr
           try {
             const socket = await openAuthenticated(wsUrl(), token);
             socket.socket.on('message', (data: Buffer) => {
-              const frame = JSON.parse(data.toString('utf8')) as ServerFrame;
+              const frame = ServerFrame.parse(JSON.parse(data.toString('utf8')));
               if (frame.type !== 'message' || frame.channel !== channel) return;
               if (state.seqs.includes(frame.seq)) return;
               state.seqs.push(frame.seq);

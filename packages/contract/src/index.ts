@@ -16,6 +16,8 @@ export * from './dispatch.js';
 export * from './admin.js';
 export * from './client-errors.js';
 export * from './client-error-reporter.js';
+export * from './case-events.js';
+export * from './realtime-messages.js';
 export * from './protocols.js';
 export * from './text-safety.js';
 export * from './gps.js';

@@ -57,9 +57,9 @@ export function startBackgroundSync(container: ServiceWorkerContainer, flushOutb
   };
   const onOffline = () => console.info('connection: offline');
   const onMessage = (event: MessageEvent) => {
-    const data = event.data as { type?: unknown; tag?: unknown } | null;
-    if (data?.type !== SW_MESSAGE.flushOutbox) return;
-    console.info('background sync fired', data.tag);
+    const data: unknown = event.data;
+    if (typeof data !== 'object' || data === null || !('type' in data) || data.type !== SW_MESSAGE.flushOutbox) return;
+    console.info('background sync fired', 'tag' in data ? data.tag : undefined);
     flushOutbox().catch((error: unknown) => console.warn('outbox flush after background sync failed', error));
   };
   window.addEventListener('online', onOnline);

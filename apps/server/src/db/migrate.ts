@@ -17,6 +17,7 @@ import * as dispatch from './migrations/20261122_0530_dispatch.js';
 import * as referenceVersion from './migrations/20261125_0940_reference_version.js';
 import * as protocols from './migrations/20261125_1100_protocols.js';
 import * as security from './migrations/20261125_1130_security.js';
+import * as caseOutbox from './migrations/20261125_1140_case_outbox.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121_2330_initial_schema': initialSchema,
@@ -33,6 +34,7 @@ export const migrations: Record<string, Migration> = {
   '20261125_0940_reference_version': referenceVersion,
   '20261125_1100_protocols': protocols,
   '20261125_1130_security': security,
+  '20261125_1140_case_outbox': caseOutbox,
 };
 
 function migrator(db: Kysely<unknown>): Migrator {

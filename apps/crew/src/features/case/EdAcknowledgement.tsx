@@ -7,7 +7,7 @@
  */
 import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { channelName } from '@inbound/contract';
+import { CASE_CHANNEL_EVENTS, channelName, parseChannelMessage } from '@inbound/contract';
 import { api } from '../../lib/apiClient';
 import { isPlaceholderId } from '../../lib/outbox';
 import { realtime } from '../../lib/realtime';
@@ -41,8 +41,9 @@ export function EdAcknowledgement({ caseId }: { caseId: string }) {
     return realtime.subscribe(channelName('case', caseId), {
       onSubscribed: () => void refetch(),
       onEvent: (event) => {
-        const type = (event.data as { event?: { type?: unknown } | null } | null)?.event?.type;
-        if (event.type === 'case.updated' && typeof type === 'string' && REFETCH_ON.has(type)) void refetch();
+        const message = parseChannelMessage('case', event);
+        if (message?.type === CASE_CHANNEL_EVENTS.caseUpdated && REFETCH_ON.has(message.data.event.type))
+          void refetch();
       },
     });
   }, [caseId, live, refetch]);

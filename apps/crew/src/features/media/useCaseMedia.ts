@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { channelName, MEDIA_TYPES } from '@inbound/contract';
+import { CASE_CHANNEL_EVENTS, channelName, MEDIA_TYPES, parseChannelMessage } from '@inbound/contract';
 import { api } from '../../lib/apiClient';
 import { isPlaceholderId } from '../../lib/outbox';
 import { realtime } from '../../lib/realtime';
@@ -36,10 +36,12 @@ export function useServerMedia(caseId: string | null): ServerMedia | null {
     return realtime.subscribe(channelName('case', caseId), {
       onSubscribed: refetch,
       onEvent: (event) => {
-        if (event.type !== 'case.updated') return;
-        const changed = (event.data as { event?: { type?: unknown } | null } | null)?.event;
-        // `event: null` is the notice that a conversion finished (docs/media.md, step 5).
-        if (changed === null || (typeof changed?.type === 'string' && MEDIA_EVENTS.has(changed.type))) refetch();
+        const message = parseChannelMessage('case', event);
+        // An upload recorded, or its conversion finished (docs/media.md, step 5).
+        const media =
+          message?.type === CASE_CHANNEL_EVENTS.mediaConverted ||
+          (message?.type === CASE_CHANNEL_EVENTS.caseUpdated && MEDIA_EVENTS.has(message.data.event.type));
+        if (media) refetch();
       },
     });
   }, [caseId, live, queryClient]);

@@ -28,8 +28,7 @@ function Board() {
   return <p>{board.isSuccess ? 'loaded' : 'loading'}</p>;
 }
 
-const notice = (caseId: string): RealtimeEvent =>
-  ({ type: 'case.updated', data: { caseId, event: null } }) as unknown as RealtimeEvent;
+const notice = (caseId: string): RealtimeEvent => ({ type: 'case.updated', data: { caseId, event: null } });
 
 /** Board reads the test holds open until it releases them. */
 function heldReads() {
@@ -88,7 +87,7 @@ describe('useBoardUpdates', () => {
     );
     await waitFor(() => expect(api.call).toHaveBeenCalledTimes(1));
     release[0]!();
-    channel.handlers!.onEvent({ type: 'broadcast.sent', data: {} } as unknown as RealtimeEvent);
+    channel.handlers!.onEvent({ type: 'broadcast.sent', data: {} });
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(api.call).toHaveBeenCalledTimes(1);
     channel.handlers!.onSubscribed!();

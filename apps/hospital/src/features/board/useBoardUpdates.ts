@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { HOSPITAL_CHANNEL_EVENTS, parseChannelMessage } from '@inbound/contract';
 import { useChannel } from '../../lib/realtime/realtime';
 import { markBoardNotice } from './marks';
 import { boardKeys } from './queries';
@@ -33,12 +34,12 @@ export function useBoardUpdates(hospitalId: string): void {
 
   useChannel(`hospital:${hospitalId}`, {
     onEvent(event) {
-      if (event.type !== 'case.updated') return;
+      if (event.type !== HOSPITAL_CHANNEL_EVENTS.caseUpdated) return;
       markBoardNotice();
       refreshBoard();
-      const caseId = (event.data as { caseId?: unknown } | null)?.caseId;
-      if (typeof caseId === 'string') {
-        void queryClient.invalidateQueries({ queryKey: boardKeys.detail(hospitalId, caseId) });
+      const message = parseChannelMessage('hospital', event);
+      if (message?.type === HOSPITAL_CHANNEL_EVENTS.caseUpdated) {
+        void queryClient.invalidateQueries({ queryKey: boardKeys.detail(hospitalId, message.data.caseId) });
       }
     },
     onSubscribed() {

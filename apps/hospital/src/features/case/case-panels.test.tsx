@@ -172,7 +172,18 @@ describe('MediaPanel', () => {
     expect(api.mock.calls.some(([n, o]) => n === 'mediaAccess' && JSON.stringify(o).includes('u-video'))).toBe(false);
 
     videoReady = true;
-    emit({ type: 'case.updated', data: { caseId: C, event: null } });
+    const converted = {
+      id: 'u-video',
+      type: 'video',
+      status: 'ready',
+      fileName: 'video.mp4',
+      contentType: 'video/mp4',
+      size: 1000,
+      durationMs: 4000,
+      createdAt: '2026-11-21T12:00:00.000Z',
+      url: '/media/u-video',
+    };
+    emit({ type: 'media.converted', data: { caseId: C, upload: converted } });
     const video = await waitFor(() => {
       const found = container.querySelector('video');
       if (!found) throw new Error('no video yet');
@@ -387,7 +398,19 @@ describe('FeedbackPanel', () => {
     list = [first, { ...first, id: 'f2', rating: 2, notes: '' }];
     emit({
       type: 'case.updated',
-      data: { caseId: C, event: { id: 'f2', seq: 9, type: 'caseFeedback', createdAt: first.createdAt } },
+      data: {
+        caseId: C,
+        event: {
+          id: 'f2',
+          caseId: C,
+          seq: 9,
+          createdAt: first.createdAt,
+          clientCreatedAt: null,
+          actorUserId: 'u1',
+          type: 'caseFeedback',
+          payload: { rating: 2, notes: '', type: 'ems' },
+        },
+      },
     });
     expect(await screen.findByRole('img', { name: '2 out of 5 stars' })).toBeTruthy();
     expect(screen.getByText('No note.')).toBeTruthy();

@@ -6,6 +6,8 @@
  */
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
+  CASE_CHANNEL_EVENTS,
+  parseChannelMessage,
   ChatMessage,
   ChatReceipt,
   MEDIA_ACCESS_TTL_MS,
@@ -120,11 +122,12 @@ export function handleCaseEvent(
       }
       return;
     }
-    case 'case.updated': {
-      const notice = event.data as { event?: { type?: unknown } | null } | null;
-      const type = notice?.event?.type;
-      // `event: null` is a finished conversion (or a change with no event): re-read the uploads.
-      if (notice?.event === null || (typeof type === 'string' && MEDIA_EVENTS.has(type))) {
+    case CASE_CHANNEL_EVENTS.mediaConverted:
+    case CASE_CHANNEL_EVENTS.caseUpdated: {
+      const message = parseChannelMessage('case', event);
+      const type = message?.type === CASE_CHANNEL_EVENTS.caseUpdated ? message.data.event.type : null;
+      // A finished conversion, or an upload recorded: re-read the uploads.
+      if (message?.type === CASE_CHANNEL_EVENTS.mediaConverted || (type !== null && MEDIA_EVENTS.has(type))) {
         void queryClient.invalidateQueries({ queryKey: caseKeys.media(hospitalId, caseId) });
         // A voice memo's link was refused while it was converting: ask again.
         void queryClient.invalidateQueries({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ServerFrame } from '@inbound/contract';
+import { ServerFrame } from '@inbound/contract';
 import { createChannelStreams, GAP_FILL_MS, type StreamSource } from './channel-streams.js';
 import type { StoredMessage } from './realtime.repository.js';
 
@@ -30,7 +30,7 @@ function fakeSource(stored: number) {
 function recorder() {
   const frames: ServerFrame[] = [];
   return {
-    subscriber: { send: (text: string) => frames.push(JSON.parse(text) as ServerFrame) },
+    subscriber: { send: (text: string) => frames.push(ServerFrame.parse(JSON.parse(text))) },
     seqs: () => frames.flatMap((f) => (f.type === 'message' ? [f.seq] : [])),
     frames,
   };

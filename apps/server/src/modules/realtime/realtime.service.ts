@@ -191,6 +191,18 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps) {
     );
   };
 
+  /** A stored message to this process's subscribers and, through the broker, to the other processes'. */
+  function handOut(message: StoredMessage, publishedAt: number, started: number): { seq: number } {
+    deliver(message);
+    deps.onDelivered?.('local', (performance.now() - started) / 1000);
+    track(
+      broker
+        ?.publish({ ...message, publishedAt })
+        .catch((error: unknown) => logError(error, 'real-time broker publish failed')) ?? Promise.resolve(),
+    );
+    return { seq: message.seq };
+  }
+
   const publisher: RealtimePublisher = {
     async publish(channel, event) {
       if (!ChannelName.safeParse(channel).success) throw new Error(`not a channel name: ${channel}`);
@@ -200,16 +212,17 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps) {
       const started = performance.now();
       const stored = repo.append(channel, checked);
       track(stored);
-      const seq = await stored;
-      const message = { channel, seq, event: checked };
-      deliver(message);
-      deps.onDelivered?.('local', (performance.now() - started) / 1000);
-      track(
-        broker
-          ?.publish({ ...message, publishedAt })
-          .catch((error: unknown) => logError(error, 'real-time broker publish failed')) ?? Promise.resolve(),
-      );
-      return { seq };
+      return handOut({ channel, seq: await stored, event: checked }, publishedAt, started);
+    },
+    async publishOnce(channel, event, dedupeKey) {
+      if (!ChannelName.safeParse(channel).success) throw new Error(`not a channel name: ${channel}`);
+      lastPublishAt = Date.now();
+      const checked = RealtimeEvent.parse(event);
+      const publishedAt = Date.now();
+      const started = performance.now();
+      const stored = repo.appendOnce(channel, checked, dedupeKey);
+      track(stored);
+      return handOut({ channel, seq: await stored, event: checked }, publishedAt, started);
     },
     async reauthorize(channel) {
       if (!ChannelName.safeParse(channel).success) throw new Error(`not a channel name: ${channel}`);

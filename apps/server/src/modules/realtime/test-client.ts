@@ -3,7 +3,7 @@
  * await the next frame of a kind, and the close code.
  */
 import { WebSocket, type ClientOptions } from 'ws';
-import type { ClientFrame, ServerFrame } from '@inbound/contract';
+import { ServerFrame, type ClientFrame } from '@inbound/contract';
 
 export interface TestSocket {
   socket: WebSocket;
@@ -25,7 +25,7 @@ export async function openSocket(url: string, options: ClientOptions = {}): Prom
   const frames: ServerFrame[] = [];
   const waiters = new Set<() => void>();
   socket.on('message', (data: Buffer) => {
-    frames.push(JSON.parse(data.toString('utf8')) as ServerFrame);
+    frames.push(ServerFrame.parse(JSON.parse(data.toString('utf8'))));
     for (const wake of waiters) wake();
   });
   const closed = new Promise<{ code: number; reason: string }>((resolve) => {
