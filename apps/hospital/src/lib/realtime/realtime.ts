@@ -4,9 +4,15 @@
  */
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import type { RealtimeEvent } from '@inbound/contract';
+import {
+  CONSOLE_BACKOFF,
+  createRealtimeClient,
+  type ConnectionState,
+  type RealtimeClient,
+  type SubscribedInfo,
+} from '@inbound/client';
 import { api } from '../client';
 import { getSession, subscribeSession } from '../session';
-import { createRealtimeClient, type ConnectionState, type RealtimeClient } from './realtimeClient';
 
 let client: RealtimeClient | null = null;
 
@@ -17,7 +23,12 @@ function realtimeUrl(): string {
 
 export function getRealtime(): RealtimeClient {
   if (!client) {
-    const created = createRealtimeClient({ url: realtimeUrl(), getToken: () => getSession()?.token ?? null });
+    // The sequence numbers stay in memory: a new tab reads its board anyway.
+    const created = createRealtimeClient({
+      url: realtimeUrl(),
+      getToken: () => getSession()?.token ?? null,
+      backoff: CONSOLE_BACKOFF,
+    });
     // The server closed the socket for the session (signed out elsewhere, account disabled, token
     // revoked): ask the API, whose 401 signs this screen out at once instead of at the next call.
     created.onStateChange(() => {
@@ -38,7 +49,7 @@ subscribeSession(() => {
 /** Calls the handlers for the channel's messages and each (re)subscription, while mounted. */
 export function useChannel(
   channel: string | null,
-  handlers: { onEvent: (event: RealtimeEvent) => void; onSubscribed?: () => void },
+  handlers: { onEvent: (event: RealtimeEvent) => void; onSubscribed?: (info: SubscribedInfo) => void },
 ): void {
   const latest = useRef(handlers);
   useEffect(() => {
@@ -48,7 +59,7 @@ export function useChannel(
     if (!channel) return undefined;
     return getRealtime().subscribe(channel, {
       onEvent: (event) => latest.current.onEvent(event),
-      onSubscribed: () => latest.current.onSubscribed?.(),
+      onSubscribed: (info) => latest.current.onSubscribed?.(info),
     });
   }, [channel]);
 }

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RealtimeEvent } from '@inbound/contract';
-import { FakeWebSocket as FakeSocket } from '../../test/fakeWebSocket';
+import { FakeWebSocket as FakeSocket } from './fakeWebSocket';
 import { createRealtimeClient, type RealtimeClient } from './realtimeClient';
-import { RECONNECT_CAP_MS, reconnectDelayMs } from './reconnectDelay';
+import { CREW_BACKOFF, reconnectDelayMs } from './reconnectDelay';
 import { createMemorySeqStore, type SeqStore } from './seqStore';
 
 let sockets: FakeSocket[];
@@ -97,7 +97,7 @@ describe('realtime client', () => {
     last().frame({ type: 'subscribed', channel: 'broadcast:a1', seq: 30 });
     last().drop();
     expect(client.state()).toBe('waiting');
-    vi.advanceTimersByTime(RECONNECT_CAP_MS);
+    vi.advanceTimersByTime(CREW_BACKOFF.capMs);
     expect(sockets).toHaveLength(2);
     connect();
     expect(last().subscribes()).toEqual([
@@ -119,9 +119,9 @@ describe('realtime client', () => {
     expect(reconnectDelayMs(1, 0)).toBe(500);
     expect(reconnectDelayMs(1, 0.999)).toBe(1_000);
     expect(reconnectDelayMs(3, 0)).toBe(2_000);
-    expect(reconnectDelayMs(20, 0.999)).toBeLessThanOrEqual(RECONNECT_CAP_MS);
-    expect(reconnectDelayMs(20, 0.999)).toBeGreaterThan(RECONNECT_CAP_MS - 20);
-    expect(reconnectDelayMs(20, 0)).toBe(RECONNECT_CAP_MS / 2);
+    expect(reconnectDelayMs(20, 0.999)).toBeLessThanOrEqual(CREW_BACKOFF.capMs);
+    expect(reconnectDelayMs(20, 0.999)).toBeGreaterThan(CREW_BACKOFF.capMs - 20);
+    expect(reconnectDelayMs(20, 0)).toBe(CREW_BACKOFF.capMs / 2);
 
     make(() => 0); // the fixed half only: 500, 1000, 2000, ...
     collect('case:c1');

@@ -1,0 +1,3 @@
+export * from './realtimeClient';
+export * from './reconnectDelay';
+export * from './seqStore';
