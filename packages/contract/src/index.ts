@@ -14,3 +14,5 @@ export * from './admin-audit.js';
 export * from './admin-users.js';
 export * from './dispatch.js';
 export * from './admin.js';
+export * from './case-events.js';
+export * from './realtime-messages.js';

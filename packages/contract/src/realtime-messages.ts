@@ -1,0 +1,122 @@
+/**
+ * What travels on each kind of real-time channel: the `event` of a `message` frame (realtime.ts), as a
+ * zod union per channel kind. The server builds every message with these schemas (and checks it before
+ * it publishes); the clients parse every message they receive with `parseChannelMessage` — nobody casts
+ * a real-time payload (the lint rule `no-restricted-syntax` says so). Messages carry the change itself,
+ * so a client applies it to what it holds rather than reading again.
+ *
+ * | channel                | `type`                  | `data`                                    | sent when                                   |
+ * |------------------------|-------------------------|-------------------------------------------|---------------------------------------------|
+ * | `case:{id}`            | `case.updated`          | `CaseUpdated` { caseId, event, upload? }  | a case event was recorded (every kind)      |
+ * | `case:{id}`            | `media.converted`       | `MediaConverted` { caseId, upload }       | an upload became ready (or failed)          |
+ * | `case:{id}`            | `chat.message`          | `ChatMessage`                             | a chat message was stored                   |
+ * | `case:{id}`            | `chat.receipt`          | `ChatReceipt`                             | a message was delivered / read              |
+ * | `hospital:{id}`        | `case.updated`          | `HospitalCaseUpdated` { caseId, event, card } | a case event of a case coming (or no longer coming) to the hospital |
+ * | `hospital:{id}`        | `broadcast.sent`        | { broadcastId }                           | a colleague sent a broadcast                |
+ * | `hospital:{id}`        | `dispatch.updated`      | { dispatchId }                            | a dispatch was made or claimed              |
+ * | `hospital-status:{id}` | `hospital.status`       | `HospitalStatusesResponse`                | the hospital's statuses changed             |
+ * | `broadcast:{agencyId}` | `broadcast.message`     | `BroadcastMessage`                        | a hospital broadcast to the agency          |
+ * | `transfer:{id}`        | `CASE_TRANSFER_UPDATED` | `CaseTransfer`                            | the transfer moved on (spec §7's name)      |
+ * | `user:{id}`            | —                       |                                           | nothing is published there yet              |
+ *
+ * `case.updated` on `case:{id}` carries the recorded event: an acknowledgement says who and when
+ * (`payload.byName`, `createdAt`, `payload.hospitalName`), a media event carries its `upload` item.
+ * On `hospital:{id}` it carries `card`, the board's card of the case as it is after the event (the
+ * board replaces exactly that card; a position report included), or `card: null` when the case is no
+ * longer on that hospital's board (its destination changed away). No message needs a read to apply.
+ */
+import { z } from 'zod';
+import { HospitalStatusesResponse } from './api.js';
+import { BoardCase } from './board.js';
+import { HOSPITAL_EVENTS } from './dispatch.js';
+import { RecordedCaseEvent } from './case-events.js';
+import { BroadcastMessage, Id } from './entities.js';
+import { MediaUpload } from './media.js';
+import { CaseTransfer, ChatMessage, ChatReceipt } from './realtime-api.js';
+import { parseChannelName, type ChannelKind, type RealtimeEvent } from './realtime.js';
+
+/** Message types on `case:{id}`. */
+export const CASE_CHANNEL_EVENTS = {
+  caseUpdated: 'case.updated',
+  mediaConverted: 'media.converted',
+  chatMessage: 'chat.message',
+  chatReceipt: 'chat.receipt',
+} as const;
+
+/** Message types on `hospital:{id}`. */
+export const HOSPITAL_CHANNEL_EVENTS = { caseUpdated: 'case.updated', ...HOSPITAL_EVENTS } as const;
+
+export const HOSPITAL_STATUS_CHANNEL_EVENTS = { status: 'hospital.status' } as const;
+export const BROADCAST_CHANNEL_EVENTS = { message: 'broadcast.message' } as const;
+/** Spec §7's name for a transfer's change. */
+export const TRANSFER_CHANNEL_EVENTS = { updated: 'CASE_TRANSFER_UPDATED' } as const;
+
+export const CaseUpdated = z.object({
+  caseId: Id,
+  event: RecordedCaseEvent,
+  /** With a media event: the upload as the case's media list shows it. */
+  upload: MediaUpload.optional(),
+});
+export type CaseUpdated = z.infer<typeof CaseUpdated>;
+
+export const MediaConverted = z.object({ caseId: Id, upload: MediaUpload });
+export type MediaConverted = z.infer<typeof MediaConverted>;
+
+export const HospitalCaseUpdated = z.object({
+  caseId: Id,
+  event: RecordedCaseEvent,
+  /** The case's card after the event; null: the case is no longer on this hospital's board. */
+  card: BoardCase.nullable(),
+});
+export type HospitalCaseUpdated = z.infer<typeof HospitalCaseUpdated>;
+
+const message = <T extends string, D extends z.ZodType>(type: T, data: D) => z.object({ type: z.literal(type), data });
+
+export const CaseChannelMessage = z.discriminatedUnion('type', [
+  message(CASE_CHANNEL_EVENTS.caseUpdated, CaseUpdated),
+  message(CASE_CHANNEL_EVENTS.mediaConverted, MediaConverted),
+  message(CASE_CHANNEL_EVENTS.chatMessage, ChatMessage),
+  message(CASE_CHANNEL_EVENTS.chatReceipt, ChatReceipt),
+]);
+export type CaseChannelMessage = z.infer<typeof CaseChannelMessage>;
+
+export const HospitalChannelMessage = z.discriminatedUnion('type', [
+  message(HOSPITAL_CHANNEL_EVENTS.caseUpdated, HospitalCaseUpdated),
+  message(HOSPITAL_CHANNEL_EVENTS.broadcastSent, z.object({ broadcastId: Id })),
+  message(HOSPITAL_CHANNEL_EVENTS.dispatchUpdated, z.object({ dispatchId: Id })),
+]);
+export type HospitalChannelMessage = z.infer<typeof HospitalChannelMessage>;
+
+export const HospitalStatusChannelMessage = message(HOSPITAL_STATUS_CHANNEL_EVENTS.status, HospitalStatusesResponse);
+export const BroadcastChannelMessage = message(BROADCAST_CHANNEL_EVENTS.message, BroadcastMessage);
+export const TransferChannelMessage = message(TRANSFER_CHANNEL_EVENTS.updated, CaseTransfer);
+/** Nothing is published on `user:{id}` yet; a subscription there only keeps the socket's identity. */
+export const UserChannelMessage = z.never();
+
+/** The schema of each channel kind's messages. */
+export const CHANNEL_MESSAGES = {
+  case: CaseChannelMessage,
+  hospital: HospitalChannelMessage,
+  'hospital-status': HospitalStatusChannelMessage,
+  broadcast: BroadcastChannelMessage,
+  transfer: TransferChannelMessage,
+  user: UserChannelMessage,
+} as const satisfies Record<ChannelKind, z.ZodType>;
+
+export type ChannelMessage<K extends ChannelKind> = z.infer<(typeof CHANNEL_MESSAGES)[K]>;
+
+/**
+ * A received message of a channel of kind `kind`, checked; null when it is not one of that kind's
+ * messages (an older or newer server's, or a broken one): the caller then ignores it.
+ */
+export function parseChannelMessage<K extends ChannelKind>(kind: K, event: RealtimeEvent): ChannelMessage<K> | null {
+  const parsed = CHANNEL_MESSAGES[kind].safeParse(event);
+  return parsed.success ? (parsed.data as ChannelMessage<K>) : null;
+}
+
+/** The same, for a message frame's channel name (`case:…`, `hospital:…`). */
+export function parseMessageOf(channel: string, event: RealtimeEvent) {
+  const name = parseChannelName(channel);
+  if (!name) return null;
+  return parseChannelMessage(name.kind, event);
+}
