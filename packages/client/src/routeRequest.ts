@@ -25,11 +25,12 @@ export function routeRequest<K extends RouteName>(name: K, input: RouteInput<K> 
   return { method: route.method, path: buildPath(route.path, stringValues(input.params)) + queryString(input.query) };
 }
 
-/** `?a=1&b=x` from an object's defined values (none: the empty string). */
+/** `?a=1&b=x%20y` from an object's defined values (none: the empty string); encoded as path segments are. */
 export function queryString(query: unknown): string {
-  const search = new URLSearchParams(stringValues(query));
-  const text = search.toString();
-  return text ? `?${text}` : '';
+  const pairs = Object.entries(stringValues(query)).map(
+    ([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`,
+  );
+  return pairs.length > 0 ? `?${pairs.join('&')}` : '';
 }
 
 function stringValues(value: unknown): Record<string, string> {

@@ -88,6 +88,34 @@ describe('realtime client', () => {
     expect(seqStore.get('case:c1')).toBe(10);
   });
 
+  it('says whether a subscription resumed without a hole; a catch-up past the retention is not re-requested', () => {
+    const infos: Array<{ seq: number; resumed: boolean }> = [];
+    const seen: number[] = [];
+    client.subscribe('case:c1', { onEvent: (_event, seq) => seen.push(seq), onSubscribed: (info) => infos.push(info) });
+    connect();
+    last().frame({ type: 'subscribed', channel: 'case:c1', seq: 4 });
+    last().message('case:c1', 5);
+    last().drop();
+    vi.advanceTimersByTime(CREW_BACKOFF.capMs);
+    connect();
+    last().message('case:c1', 6);
+    last().frame({ type: 'subscribed', channel: 'case:c1', seq: 6 });
+    last().drop();
+    vi.advanceTimersByTime(CREW_BACKOFF.capMs);
+    connect();
+    // 7 and 8 are past the gateway's retention: the catch-up starts at 9.
+    last().message('case:c1', 9);
+    last().frame({ type: 'subscribed', channel: 'case:c1', seq: 9 });
+    last().message('case:c1', 10);
+    expect(infos).toEqual([
+      { seq: 4, resumed: false },
+      { seq: 6, resumed: true },
+      { seq: 9, resumed: false },
+    ]);
+    expect(seen).toEqual([5, 6, 10]);
+    expect(last().subscribes()).toHaveLength(1);
+  });
+
   it('resubscribes every channel with its last number after a reconnect, and survives a reload through the store', () => {
     const a = collect('case:c1');
     collect('broadcast:a1');
