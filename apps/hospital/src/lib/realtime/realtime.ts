@@ -3,10 +3,12 @@
  * (a new sign-in gets a new one, with no channel numbers of the previous user).
  */
 import { useEffect, useRef, useSyncExternalStore } from 'react';
-import type { RealtimeEvent } from '@inbound/contract';
+import type { ChannelKind, RealtimeEvent } from '@inbound/contract';
 import {
   CONSOLE_BACKOFF,
   createRealtimeClient,
+  subscribeChannel,
+  type MessageListener,
   type ConnectionState,
   type RealtimeClient,
   type SubscribedInfo,
@@ -62,6 +64,30 @@ export function useChannel(
       onSubscribed: (info) => latest.current.onSubscribed?.(info),
     });
   }, [channel]);
+}
+
+/**
+ * The channel's messages, each parsed with the contract's schema for its kind (subscribeChannel), while
+ * mounted (`id` null: none). The listener may change on every render; the subscription does not.
+ */
+export function useChannelMessages<K extends ChannelKind>(
+  kind: K,
+  id: string | null,
+  listener: MessageListener<K>,
+): void {
+  const latest = useRef(listener);
+  useEffect(() => {
+    latest.current = listener;
+  });
+  useEffect(() => {
+    if (id === null) return undefined;
+    return subscribeChannel(getRealtime(), kind, id, {
+      onMessage: (message, seq) => latest.current.onMessage(message, seq),
+      onSubscribed: (info) => latest.current.onSubscribed?.(info),
+      onUnreadable: (event) => latest.current.onUnreadable?.(event),
+      onError: (message) => latest.current.onError?.(message),
+    });
+  }, [kind, id]);
 }
 
 export function useConnectionState(): ConnectionState {
