@@ -49,7 +49,6 @@ import { createBroadcastsService } from './modules/broadcasts/broadcasts.service
 import { createCasesRepository } from './modules/cases/cases.repository.js';
 import { casesRoutes } from './modules/cases/cases.routes.js';
 import { createCasesService } from './modules/cases/cases.service.js';
-import { createCaseParticipants } from './modules/chat/case-participants.js';
 import { createChatRepository } from './modules/chat/chat.repository.js';
 import { chatRoutes } from './modules/chat/chat.routes.js';
 import { createChatService } from './modules/chat/chat.service.js';
@@ -65,7 +64,11 @@ import { createHospitalsRepository } from './modules/hospitals/hospitals.reposit
 import { hospitalsRoutes } from './modules/hospitals/hospitals.routes.js';
 import { createHospitalsService } from './modules/hospitals/hospitals.service.js';
 import { createHospitalStatusService } from './modules/hospitals/hospital-statuses.service.js';
-import { createMediaModule } from './modules/media/media.module.js';
+import { createMediaModule, createMediaUploads } from './modules/media/media.module.js';
+import { createMediaRepository } from './modules/media/media.repository.js';
+import { createBoardCards } from './modules/board/board-cards.js';
+import { createCaseAnnouncer } from './modules/cases/case-announcer.js';
+import { createCaseOutbox } from './modules/cases/case-outbox.js';
 import { createInboundCaseRepository } from './modules/inbound-case/inbound-case.repository.js';
 import { inboundCaseRoutes } from './modules/inbound-case/inbound-case.routes.js';
 import { createInboundCaseService } from './modules/inbound-case/inbound-case.service.js';
@@ -74,7 +77,6 @@ import { pushRoutes } from './modules/push/push.routes.js';
 import { createPushService, type PushTransport } from './modules/push/push.service.js';
 import { loadOrCreateVapidKeys } from './modules/push/vapid-keys.js';
 import { createMemoryBroker } from './modules/realtime/broker.js';
-import { createCasePublisher } from './modules/realtime/case-publisher.js';
 import { createChannelAuthorizers, registerBuiltInChannels } from './modules/realtime/channel-authorizers.js';
 import type { RealtimePublisher } from './modules/realtime/publisher.js';
 import { createRealtimeRepository } from './modules/realtime/realtime.repository.js';
@@ -109,6 +111,11 @@ export interface BuildOptions {
   clock?: Clock;
   /** Where logs go (tests capture them); stdout by default. */
   logStream?: DestinationStream;
+  /**
+   * False: this process never relays the case outbox — a test's stand-in for a process killed between
+   * a case commit and its announcement (another process, or the next start, announces it).
+   */
+  relayOutbox?: boolean;
 }
 
 /** How often open case transfers past their lifetime are expired (and both crews told). */
@@ -204,9 +211,20 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   );
   app.decorate('realtime', realtime.publisher);
 
+  // Each repository once; services get the ones they read and write.
+  const usersRepo = createUsersRepository(db);
+  const hospitalsRepo = createHospitalsRepository(db);
+  // SQLite commits case writes in groups (one fsync for many); PostgreSQL groups WAL flushes itself.
+  const caseTransactions = database.dialect === 'sqlite' ? createGroupCommit(db) : undefined;
+  const casesRepo = createCasesRepository(db, caseTransactions);
+  const boardRepo = createBoardRepository(db);
+  const mediaRepo = createMediaRepository(db);
+  const chatRepo = createChatRepository(db, casesRepo.lockForWrite, caseTransactions);
+  const displayName = async (userId: string) => (await usersRepo.findById(userId))?.display_name ?? null;
+
   // Services that call each other do so through closures, resolved at call time.
   const users = createUsersService({
-    repo: createUsersRepository(db),
+    repo: usersRepo,
     clock,
     passwords,
     sessions: {
@@ -224,62 +242,56 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     principalCacheMs: config.authCacheMs,
   });
   const hospitals = createHospitalsService({
-    repo: createHospitalsRepository(db),
+    repo: hospitalsRepo,
     agencies: { agencyIdsDeliveringTo: (hospitalId) => agencies.agencyIdsDeliveringTo(hospitalId) },
   });
   const agencies = createAgenciesService({ repo: createAgenciesRepository(db), hospitals });
   const complaints = createComplaintsService({ repo: createComplaintsRepository(db), agencies });
   const broadcastStore = createBroadcastsRepository(db);
-  const senderNames = createUsersRepository(db);
   const broadcasts = createBroadcastsService({
     repo: broadcastStore,
     clock,
     publisher: realtime.publisher,
     hospitals,
     agencies,
-    users: { displayName: async (userId) => (await senderNames.findById(userId))?.display_name ?? null },
+    users: { displayName },
   });
   const feedback = createFeedbackService({ repo: createFeedbackRepository(db), clock });
-  // SQLite commits case writes in groups (one fsync for many); PostgreSQL groups WAL flushes itself.
-  const caseTransactions = database.dialect === 'sqlite' ? createGroupCommit(db) : undefined;
+  // Case events are announced after their commit from the outbox (case-outbox.ts).
+  const boardCards = createBoardCards({ repo: boardRepo, complaints });
+  const caseOutbox = createCaseOutbox({
+    db,
+    announce: createCaseAnnouncer({
+      publisher: realtime.publisher,
+      findCase: (caseId) => casesRepo.findById(caseId),
+      hospitalOnPlatform: (hospitalId) => cases.access.hospitalOnPlatform(hospitalId),
+      boardCard: boardCards.card,
+      upload: createMediaUploads(mediaRepo).upload,
+    }),
+    logError: (error, what) => app.log.error({ err: { message: (error as Error).message } }, what),
+    relay: options.relayOutbox ?? true,
+  });
   const cases = createCasesService({
-    repo: createCasesRepository(db, caseTransactions),
+    repo: casesRepo,
     clock,
     agencies,
     complaints,
     hospitals,
     // `transfers` is built further down; it is only called per request, after both exist.
     transfers: { inProgress: (caseId) => transfers.inProgress(caseId) },
+    outbox: caseOutbox,
   });
 
-  const caseLookup = createCasesRepository(db);
-  const hospitalOnPlatform = async (hospitalId: string) => {
-    const [hospital] = await hospitals.hospitalsByIds([hospitalId]);
-    return hospital !== undefined && !hospital.nonTwiage;
-  };
   registerBuiltInChannels(channelAuthorizers, {
-    async caseAccess(caseId, userId) {
-      const found = await caseLookup.findWithAccess(caseId, userId);
-      return found && { role: found.role, destinationHospitalId: found.row.destination_hospital_id };
-    },
-    hospitalOnPlatform,
+    mayReadCase: (principal, caseId) => cases.access.mayRead(principal, caseId),
     agencyIdsDeliveringTo: (hospitalId) => agencies.agencyIdsDeliveringTo(hospitalId),
-  });
-  const publishCaseChange = createCasePublisher({
-    publisher: realtime.publisher,
-    async destination(caseId) {
-      const hospitalId = (await caseLookup.findById(caseId))?.destination_hospital_id;
-      return hospitalId ? { hospitalId, onPlatform: await hospitalOnPlatform(hospitalId) } : null;
-    },
-    logError: (error) => app.log.error({ err: { message: (error as Error).message } }, 'case change not published'),
   });
 
   const hospitalStatuses = createHospitalStatusService({
-    repo: createHospitalsRepository(db),
+    repo: hospitalsRepo,
     clock,
     publisher: realtime.publisher,
   });
-  const participants = createCaseParticipants({ cases: caseLookup, hospitals });
   const vapidKeys = loadOrCreateVapidKeys(config.dataDir);
   const push = createPushService({
     repo: createPushRepository(db),
@@ -288,23 +300,22 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       // RFC 8292: a contact for the push service's operators — the deployment's https address if any.
       subject: config.publicUrl?.startsWith('https://') ? config.publicUrl : 'mailto:push@inbound.invalid',
     },
-    participants,
+    participants: cases.access,
     clock,
     connections: realtime.publisher,
     ...(options.push?.transport ? { transport: options.push.transport } : {}),
     allowAnyEndpoint: options.push?.allowAnyEndpoint ?? false,
     onError: (error) => app.log.warn({ err: { message: (error as Error).message } }, 'push not delivered'),
   });
-  const userNames = createUsersRepository(db);
   const chat = createChatService({
-    repo: createChatRepository(db, caseTransactions),
-    participants,
+    repo: chatRepo,
+    participants: cases.access,
     clock,
     publisher: realtime.publisher,
-    users: { displayName: async (userId) => (await userNames.findById(userId))?.display_name ?? null },
+    users: { displayName },
     push: {
       chatMessage(caseId, caseNumber, message) {
-        caseLookup.accessUserIds(caseId).then(
+        casesRepo.accessUserIds(caseId).then(
           (crews) =>
             push.notify(
               crews.filter((id) => id !== message.senderId),
@@ -331,7 +342,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     guesses: numberGuesses,
     clock,
     publisher: realtime.publisher,
-    cases: caseLookup,
+    cases: casesRepo,
     agencies,
     push: {
       transferRequested(transfer) {
@@ -358,9 +369,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   transferSweep.unref();
 
   const ctx: RouteContext = { authenticate: createAuthenticateHook(auth) };
-  const boardRepo = createBoardRepository(db, caseTransactions);
   const media = createMediaModule({
-    db,
+    repo: mediaRepo,
     cases,
     auditHospitalRead: ({ userId, hospitalId, caseId, at }) =>
       boardRepo.recordReads([
@@ -368,7 +378,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       ]),
     clock,
     config: config.media,
-    publishChange: publishCaseChange,
+    publisher: realtime.publisher,
     secret: config.jwtSecret,
     log: app.log,
     voiceMemoChat: chat.voiceMemos,
@@ -396,13 +406,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       broadcastStore,
       agencies,
       complaints,
-      cases: caseLookup,
-      caseView: (principal, caseId) => cases.get(principal, caseId),
-      publishCaseChange,
+      cases,
       guesses: numberGuesses,
     }),
   );
-  casesRoutes(app, ctx, cases, publishCaseChange);
+  casesRoutes(app, ctx, cases);
   boardRoutes(
     app,
     ctx,
@@ -410,10 +418,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       repo: boardRepo,
       audit: createReadAudit((rows) => boardRepo.recordReads(rows)),
       clock,
-      hospitals,
       complaints,
       agencies,
-      publishChange: publishCaseChange,
+      access: cases.access,
+      cases,
     }),
   );
   adminAuditRoutes(app, ctx, createAdminAuditService(db));
@@ -442,7 +450,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     createInboundCaseService({
       repo: createInboundCaseRepository(db),
       clock,
-      hospitals,
+      access: cases.access,
       media: media.service,
       chat,
     }),
@@ -457,6 +465,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   app.addHook('onClose', async () => {
     clearInterval(transferSweep);
+    await caseOutbox.close();
     await media.close();
     await push.drain();
     await realtime.close();

@@ -14,6 +14,7 @@ import * as adminAudit from './migrations/20261122_0500_admin_audit.js';
 import * as userAdmin from './migrations/20261122_0510_user_admin.js';
 import * as adminCatalog from './migrations/20261122_0520_admin_catalog.js';
 import * as dispatch from './migrations/20261122_0530_dispatch.js';
+import * as caseOutbox from './migrations/20261125_0900_case_outbox.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121_2330_initial_schema': initialSchema,
@@ -27,6 +28,7 @@ export const migrations: Record<string, Migration> = {
   '20261122_0510_user_admin': userAdmin,
   '20261122_0520_admin_catalog': adminCatalog,
   '20261122_0530_dispatch': dispatch,
+  '20261125_0900_case_outbox': caseOutbox,
 };
 
 function migrator(db: Kysely<unknown>): Migrator {

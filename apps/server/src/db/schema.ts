@@ -314,6 +314,23 @@ export interface RealtimeMessagesTable {
   /** JSON: the RealtimeEvent. */
   event: string;
   created_at: string;
+  /** Set for a message published from an outbox (the case event's id): unique per channel. */
+  dedupe_key?: string | null;
+}
+
+/** A case event whose real-time messages are not yet all stored and handed out. */
+export interface CaseOutboxTable {
+  event_id: string;
+  case_id: string;
+  seq: number;
+  created_at: string;
+}
+
+/** Who relays an outbox now (one relay at a time across processes), until when (epoch ms). */
+export interface OutboxLeasesTable {
+  name: string;
+  holder: string | null;
+  expires_at: number | string;
 }
 
 export interface ChatMessagesTable {
@@ -451,6 +468,8 @@ export interface DB {
   case_media: CaseMediaTable;
   realtime_channels: RealtimeChannelsTable;
   realtime_messages: RealtimeMessagesTable;
+  case_outbox: CaseOutboxTable;
+  outbox_leases: OutboxLeasesTable;
   chat_messages: ChatMessagesTable;
   push_subscriptions: PushSubscriptionsTable;
   case_transfers: CaseTransfersTable;

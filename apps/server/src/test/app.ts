@@ -62,6 +62,8 @@ export interface TestAppOptions {
   seed?: boolean;
   /** Web Push delivery (a local endpoint in push tests). */
   push?: BuildOptions['push'];
+  /** False: the app never relays the case outbox (a process killed between commit and publish). */
+  relayOutbox?: boolean;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -78,6 +80,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     clock,
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ...(options.push ? { push: options.push } : {}),
+    ...(options.relayOutbox === false ? { relayOutbox: false } : {}),
   });
 
   const headers = (token?: string | null): Record<string, string> =>

@@ -1,35 +1,18 @@
 /**
  * The board's read model: a hospital's inbound cases with what a card needs, read in a few set-wise
  * queries (never one query per case — the board is re-read on every change of any of its cases). It
- * reads the case, chat and agency tables without changing them; its writes are the acknowledgement
- * (through the cases' transaction path: row lock, next event seq, event and projection together) and
- * the read audit.
+ * reads the case, chat and agency tables without changing them; its one write is the read audit (the
+ * acknowledgement is the cases module's write).
  */
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
-import type { TransactionRunner } from '../../db/group-commit.js';
+import type { Kysely } from 'kysely';
 import type { CaseRow, CaseReadAuditTable, DB } from '../../db/schema.js';
 
 const MEDIA_EVENT_TYPES = ['photo', 'id', 'ekg', 'video', 'voicememo'] as const;
 
-export interface AcknowledgeInput {
-  caseId: string;
-  hospitalId: string;
-  userId: string;
-  byName: string;
-  at: string;
-}
-
-export type AcknowledgeOutcome =
-  | { kind: 'acknowledged'; event: { id: string; seq: number; type: 'acknowledged'; createdAt: string } }
-  | { kind: 'already'; byName: string; at: string }
-  | { kind: 'gone' }
-  | { kind: 'closed' };
-
 const count = (value: string | number | bigint | null | undefined): number => Number(value ?? 0);
 
-export function createBoardRepository(db: Kysely<DB>, transact?: TransactionRunner<DB>) {
-  const run: TransactionRunner<DB> = transact ?? ((work) => db.transaction().execute(work));
+export function createBoardRepository(db: Kysely<DB>) {
   return {
     openCases(hospitalId: string): Promise<CaseRow[]> {
       return db
@@ -143,58 +126,6 @@ export function createBoardRepository(db: Kysely<DB>, transact?: TransactionRunn
     async displayName(userId: string): Promise<string | null> {
       const row = await db.selectFrom('users').select('display_name').where('id', '=', userId).executeTakeFirst();
       return row?.display_name ?? null;
-    },
-
-    /**
-     * Marks the case seen by the hospital, once: under the case's row lock, so two staff tapping at
-     * once make one event; a case already acknowledged by this hospital answers that acknowledgement.
-     */
-    acknowledge(input: AcknowledgeInput): Promise<AcknowledgeOutcome> {
-      return run(async (trx) => {
-        const current = await trx
-          .updateTable('cases')
-          .set({ version: sql<number>`version` })
-          .where('id', '=', input.caseId)
-          .returningAll()
-          .executeTakeFirst();
-        if (!current || current.destination_hospital_id !== input.hospitalId) return { kind: 'gone' };
-        if (
-          current.acknowledged_hospital_id === input.hospitalId &&
-          current.acknowledged_at !== null &&
-          current.acknowledged_by_name !== null
-        ) {
-          return { kind: 'already', byName: current.acknowledged_by_name, at: current.acknowledged_at };
-        }
-        if (current.arrived_at !== null) return { kind: 'closed' };
-        const seq = Number(current.version) + 1;
-        const id = randomUUID();
-        await trx
-          .insertInto('case_events')
-          .values({
-            id,
-            case_id: input.caseId,
-            seq,
-            type: 'acknowledged',
-            actor_user_id: input.userId,
-            created_at: input.at,
-            client_created_at: null,
-            payload: JSON.stringify({ hospitalId: input.hospitalId, byName: input.byName }),
-          })
-          .execute();
-        await trx
-          .updateTable('cases')
-          .set({
-            version: seq,
-            updated_at: input.at,
-            acknowledged_hospital_id: input.hospitalId,
-            acknowledged_by: input.userId,
-            acknowledged_by_name: input.byName,
-            acknowledged_at: input.at,
-          })
-          .where('id', '=', input.caseId)
-          .execute();
-        return { kind: 'acknowledged', event: { id, seq, type: 'acknowledged', createdAt: input.at } };
-      });
     },
 
     async recordReads(rows: Omit<CaseReadAuditTable, 'id'>[]): Promise<void> {

@@ -8,25 +8,22 @@
 import {
   BOARD_HISTORY_HOURS,
   type AcknowledgeResponse,
-  type BoardCase,
   type BoardCaseDetail,
   type BoardResponse,
-  type BoardTag,
-  type Complaint,
   type Hospital,
   type PatientInfoEntry,
   type PatientInfoField,
   type TagFieldValue,
 } from '@inbound/contract';
 import type { Clock } from '../../clock.js';
-import { fromFlag, parseJson } from '../../db/json.js';
-import type { CaseRow } from '../../db/schema.js';
-import { conflict, forbidden, notFound } from '../../errors.js';
+import { parseJson } from '../../db/json.js';
+import { conflict, notFound } from '../../errors.js';
 import type { Principal } from '../auth/principal.js';
 import type { PublishedSet } from '../complaints/complaints.service.js';
-import { lastLocationOf } from '../cases/last-location.js';
-import type { CaseChangeNotice } from '../realtime/case-publisher.js';
+import type { CaseAccess } from '../cases/case-access.js';
+import type { CasesService } from '../cases/cases.service.js';
 import type { BoardRepository } from './board.repository.js';
+import { createBoardCards, tagsOf } from './board-cards.js';
 import type { ReadAudit } from './read-audit.js';
 
 /** At most this many arrived cases in the history list. */
@@ -36,116 +33,26 @@ export interface BoardServiceDeps {
   repo: BoardRepository;
   audit: ReadAudit;
   clock: Clock;
-  hospitals: { hospitalsByIds(ids: readonly string[]): Promise<Hospital[]> };
+  access: Pick<CaseAccess, 'requireHospitalStaff' | 'requireInbound'>;
+  /** The cases module records the acknowledgement. */
+  cases: Pick<CasesService, 'acknowledge'>;
   complaints: { setById(id: string): Promise<PublishedSet | null> };
   agencies: { patientInfoForms(agencyId: string): Promise<{ id: string; fields: PatientInfoField[] }[]> };
-  publishChange(notice: CaseChangeNotice): void;
-}
-
-type TagInfo = { name: string };
-
-/** Every tag of a complaint set by id (tag ids are unique within a set). */
-function tagsOf(set: PublishedSet | null): Map<string, TagInfo> {
-  const tags = new Map<string, TagInfo>();
-  for (const complaint of set?.complaints.values() ?? []) {
-    for (const section of complaint.sections) for (const tag of section.tags) tags.set(tag.id, { name: tag.name });
-  }
-  return tags;
 }
 
 export function createBoardService(deps: BoardServiceDeps) {
-  const { repo, audit, clock, hospitals, complaints, agencies } = deps;
+  const { repo, audit, clock, complaints, agencies, access, cases } = deps;
+  const { cards } = createBoardCards({ repo, complaints });
 
-  async function requireStaff(principal: Principal, hospitalId: string): Promise<Hospital> {
-    if (!principal.edHospitalIds.includes(hospitalId)) throw forbidden();
-    const [hospital] = await hospitals.hospitalsByIds([hospitalId]);
-    if (!hospital) throw notFound('Hospital');
-    if (hospital.nonTwiage) throw forbidden();
-    return hospital;
-  }
-
-  async function requireInbound(principal: Principal, hospitalId: string, caseId: string) {
-    const hospital = await requireStaff(principal, hospitalId);
-    const row = await repo.findCase(caseId);
-    if (row?.destination_hospital_id !== hospitalId) throw notFound('Case');
-    return { hospital, row };
-  }
+  const requireStaff = (principal: Principal, hospitalId: string) => access.requireHospitalStaff(principal, hospitalId);
+  const requireInbound = (principal: Principal, hospitalId: string, caseId: string) =>
+    access.requireInbound(principal, hospitalId, caseId);
 
   const hospitalSummary = (h: Hospital): BoardResponse['hospital'] => ({
     id: h._id,
     name: h.name,
     location: h.location,
   });
-
-  /** The cards of the given cases, in the order given. */
-  async function cards(rows: CaseRow[]): Promise<BoardCase[]> {
-    const ids = rows.map((r) => r.id);
-    const setIds = [...new Set(rows.map((r) => r.complaint_set_id))];
-    const [agencyRows, truckRows, tagRows, valueRows, unread, media, sets] = await Promise.all([
-      repo.agencies([...new Set(rows.map((r) => r.agency_id))]),
-      repo.trucks([...new Set(rows.map((r) => r.truck_id))]),
-      repo.tags(ids),
-      repo.tagValues(ids),
-      repo.unreadChat(ids),
-      repo.mediaCounts(ids),
-      Promise.all(setIds.map(async (id) => [id, await complaints.setById(id)] as const)),
-    ]);
-    const setById = new Map(sets);
-    const agencyById = new Map(agencyRows.map((a) => [a.id, a]));
-    const truckById = new Map(truckRows.map((t) => [t.id, t]));
-    // Rows come oldest first: the last one seen per tag is its newest save.
-    const newestValues = new Map<string, { fields: TagFieldValue[]; updatedAt: string }>();
-    for (const v of valueRows) {
-      newestValues.set(`${v.case_id} ${v.tag_id}`, {
-        fields: parseJson<TagFieldValue[]>(v.fields, []),
-        updatedAt: v.updated_at,
-      });
-    }
-    return rows.map((row) => {
-      const set = setById.get(row.complaint_set_id) ?? null;
-      const tagNames = tagsOf(set);
-      const complaint: Complaint | undefined = row.complaint_id ? set?.complaints.get(row.complaint_id) : undefined;
-      const tags: BoardTag[] = tagRows
-        .filter((t) => t.case_id === row.id)
-        .map((t) => {
-          const values = newestValues.get(`${row.id} ${t.tag_id}`);
-          return {
-            id: t.tag_id,
-            name: tagNames.get(t.tag_id)?.name ?? t.tag_id,
-            fields: values?.fields ?? [],
-            updatedAt: values?.updatedAt ?? null,
-          };
-        });
-      const agency = agencyById.get(row.agency_id);
-      const truck = truckById.get(row.truck_id);
-      const mediaCount = [...(media.get(row.id)?.values() ?? [])].reduce((sum, n) => sum + n, 0);
-      return {
-        id: row.id,
-        caseNumber: row.case_number,
-        complaint: complaint
-          ? { id: complaint.id, name: complaint.name, color: complaint.color, priority: complaint.priority }
-          : null,
-        tags,
-        age: row.age === null ? null : Number(row.age),
-        agePeriod: Number(row.age_period) as 1 | 2 | 3,
-        gender: row.gender,
-        agency: { id: row.agency_id, name: agency?.name ?? row.agency_id },
-        truck: { id: row.truck_id, name: truck?.name ?? row.truck_id, isALS: fromFlag(truck?.is_als) },
-        startedAt: new Date(row.began_at).toISOString(),
-        arrivedAt: row.arrived_at,
-        closedAt: row.closed_at,
-        lastLocation: lastLocationOf(row),
-        acknowledgement:
-          row.acknowledged_hospital_id === row.destination_hospital_id &&
-          row.acknowledged_at !== null &&
-          row.acknowledged_by_name !== null
-            ? { byName: row.acknowledged_by_name, at: row.acknowledged_at }
-            : null,
-        unreadChat: unread.get(row.id) ?? 0,
-        mediaCount,
-      };
-    });
-  }
 
   return {
     /** GET /v4/hospitals/{id}/inbound */
@@ -234,14 +141,14 @@ export function createBoardService(deps: BoardServiceDeps) {
 
     /** POST /v4/hospitals/{id}/inbound/{caseId}/acknowledge: once per case and hospital; repeats answer the first. */
     async acknowledge(principal: Principal, hospitalId: string, caseId: string): Promise<AcknowledgeResponse> {
-      await requireInbound(principal, hospitalId, caseId);
+      const { hospital } = await requireInbound(principal, hospitalId, caseId);
       const byName = (await repo.displayName(principal.userId)) ?? principal.username;
-      const outcome = await repo.acknowledge({
+      const outcome = await cases.acknowledge({
         caseId,
         hospitalId,
+        hospitalName: hospital.name,
         userId: principal.userId,
         byName,
-        at: clock.now().toISOString(),
       });
       switch (outcome.kind) {
         case 'gone':
@@ -251,8 +158,7 @@ export function createBoardService(deps: BoardServiceDeps) {
         case 'already':
           return { caseId, acknowledgement: { byName: outcome.byName, at: outcome.at } };
         case 'acknowledged':
-          deps.publishChange({ caseId, event: outcome.event });
-          return { caseId, acknowledgement: { byName, at: outcome.event.createdAt } };
+          return { caseId, acknowledgement: { byName, at: outcome.at } };
       }
     },
   };

@@ -4,8 +4,8 @@
  * event and the case's current state commit together or not at all.
  */
 import { sql, type Insertable, type Kysely, type Transaction, type Updateable } from 'kysely';
+import type { RecordedCaseEvent } from '@inbound/contract';
 import type {
-  CaseEventsTable,
   CaseFeedbackTable,
   CaseIdempotencyKeysTable,
   CaseRow,
@@ -15,6 +15,7 @@ import type {
   DB,
 } from '../../db/schema.js';
 import type { TransactionRunner } from '../../db/group-commit.js';
+import { eventRow } from './case-event-log.js';
 
 export type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -24,6 +25,22 @@ export type Executor = Kysely<DB> | Transaction<DB>;
  */
 export function createCasesRepository(db: Kysely<DB>, transact?: TransactionRunner<DB>) {
   const run: TransactionRunner<DB> = transact ?? ((work) => db.transaction().execute(work));
+  /**
+   * Takes the case's row lock for the rest of the transaction (PostgreSQL: a no-change UPDATE locks
+   * the row; SQLite: the transaction already holds the single writer lock) and answers the row as
+   * it is now, so checks that depend on the case's state cannot race another write to it.
+   */
+  async function lockForWrite(trx: Transaction<DB>, id: string): Promise<CaseRow | null> {
+    return (
+      (await trx
+        .updateTable('cases')
+        .set({ version: sql<number>`version` })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst()) ?? null
+    );
+  }
+
   return {
     /** Runs `work` in one transaction: all its writes commit (durably) together, or none does. */
     transaction<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
@@ -34,20 +51,15 @@ export function createCasesRepository(db: Kysely<DB>, transact?: TransactionRunn
       return (await executor.selectFrom('cases').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
     },
 
+    lockForWrite,
+
     /**
-     * Takes the case's row lock for the rest of the transaction (PostgreSQL: a no-change UPDATE locks
-     * the row; SQLite: the transaction already holds the single writer lock) and answers the row as
-     * it is now, so checks that depend on the case's state cannot race another write to it.
+     * Whether the case is closed (or gone), holding its row lock for the rest of the transaction, so a
+     * close cannot commit between this check and the step it guards (a transfer step, a chat message).
      */
-    async lockForWrite(trx: Transaction<DB>, id: string): Promise<CaseRow | null> {
-      return (
-        (await trx
-          .updateTable('cases')
-          .set({ version: sql<number>`version` })
-          .where('id', '=', id)
-          .returningAll()
-          .executeTakeFirst()) ?? null
-      );
+    async lockIsClosed(trx: Transaction<DB>, id: string): Promise<boolean> {
+      const row = await lockForWrite(trx, id);
+      return row === null || row.arrived_at !== null;
     },
 
     async caseNumberTaken(caseNumber: string): Promise<boolean> {
@@ -94,12 +106,20 @@ export function createCasesRepository(db: Kysely<DB>, transact?: TransactionRunn
       return row !== undefined;
     },
 
-    async appendEvent(trx: Transaction<DB>, event: Insertable<CaseEventsTable>): Promise<void> {
-      await trx.insertInto('case_events').values(event).execute();
+    /**
+     * Appends the event to the case's log, puts it in the outbox (its announcement, relayed after the
+     * commit: case-outbox.ts) and moves the case's version to it — all in the caller's transaction.
+     */
+    async appendEvent(trx: Transaction<DB>, event: RecordedCaseEvent): Promise<void> {
+      await trx.insertInto('case_events').values(eventRow(event)).execute();
+      await trx
+        .insertInto('case_outbox')
+        .values({ event_id: event.id, case_id: event.caseId, seq: event.seq, created_at: event.createdAt })
+        .execute();
       await trx
         .updateTable('cases')
-        .set({ version: event.seq, updated_at: event.created_at })
-        .where('id', '=', event.case_id)
+        .set({ version: event.seq, updated_at: event.createdAt })
+        .where('id', '=', event.caseId)
         .execute();
     },
 

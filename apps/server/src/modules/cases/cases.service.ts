@@ -13,18 +13,20 @@
  * Step 1 stays outside because another module's reads must not run inside our transaction (on SQLite
  * the writer connection is held by it).
  *
- * Who: users on the case's access list read it — its owner (the crew who started it, or the crew it
- * was transferred to) and a receiving crew between accept and done; only the owner writes it. Others
- * 403, an unknown id 404.
+ * Who: case-access.ts — the crews on the case's access list read it, only its owner writes it; others
+ * 403, an unknown id 404. `access` is that policy, for the other modules (channels, media, chat, board).
  */
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import {
+  AgePeriod,
   DEFAULT_AGE_PERIOD,
   serverMessages,
   type Case,
   type CaseChangeResponse,
-  type CaseEventType,
+  type CaseEvent,
+  type CaseEventPayload,
+  type RecordedCaseEvent,
   type CaseFeedbackBody,
   type CreateCaseBody,
   type CreateCaseResponse,
@@ -46,6 +48,8 @@ import type { PublishedSet } from '../complaints/complaints.service.js';
 import { randomCaseNumber, type CaseNumberSource } from './case-number.js';
 import { checkPatientInfo, checkTagValues, findTag, requireTagOfComplaint } from './case-rules.js';
 import { lastLocationOf } from './last-location.js';
+import { eventRef, newCaseEvent } from './case-event-log.js';
+import { createCaseAccess, ownedCase, seenByDestination } from './case-access.js';
 import { isCaseNumberViolation, isUniqueViolation, type CasesRepository } from './cases.repository.js';
 
 /** What the route layer reads from the request for every write. */
@@ -63,6 +67,26 @@ export interface Answer<T> {
   replayed: boolean;
 }
 
+/** A case write's answer and the events it recorded (none for a replay: they were recorded the first time). */
+export interface CaseAnswer<T> extends Answer<T> {
+  events: RecordedCaseEvent[];
+}
+
+/** The destination ED's "seen" (board acknowledge). */
+export interface AcknowledgeInput {
+  caseId: string;
+  hospitalId: string;
+  hospitalName: string;
+  userId: string;
+  byName: string;
+}
+
+export type AcknowledgeOutcome =
+  | { kind: 'acknowledged'; at: string }
+  | { kind: 'already'; byName: string; at: string }
+  | { kind: 'gone' }
+  | { kind: 'closed' };
+
 export interface CasesServiceDeps {
   repo: CasesRepository;
   clock: Clock;
@@ -79,19 +103,31 @@ export interface CasesServiceDeps {
   hospitals: { hospitalsByIds(ids: readonly string[]): Promise<Hospital[]> };
   /** Whether a transfer of the case is live (open, a request perhaps accepted): it blocks closing. */
   transfers?: { inProgress(caseId: string): Promise<boolean> };
+  /** The outbox relay: woken after each commit of case events (case-outbox.ts). */
+  outbox?: { wake(): void };
   caseNumbers?: CaseNumberSource;
 }
 
+/** A dispatched case a crew claimed (dispatch module): the case it becomes. */
+export interface ClaimedCase {
+  caseId: string;
+  caseNumber: string;
+  ownerId: string;
+  agencyId: string;
+  truckId: string;
+  complaintSet: { id: string; name: string };
+  complaintId: string | null;
+  hospitalId: string;
+  dispatchId: string;
+}
+
 const CASE_NUMBER_DRAWS = 8;
-/** The access-list role that may change the case: the crew that started it, or the receiver once a transfer is done. */
-const OWNER_ROLE = 'owner';
 const CLOSE_DURING_TRANSFER_MESSAGE =
   'This case cannot be closed while a case transfer of it is in progress. Cancel the transfer, or wait until it ends.';
-const NOT_OWNER_MESSAGE =
-  'Only the crew that owns this case can change it. A case being transferred to you can be changed once the transfer is done.';
 
 type EventRef = NonNullable<CaseChangeResponse['event']>;
-export type Emit = (type: CaseEventType, payload: unknown) => Promise<EventRef>;
+/** Records one event of the case in the write's transaction and answers it as recorded. */
+export type Emit = <T extends CaseEvent['type']>(type: T, payload: CaseEventPayload<T>) => Promise<RecordedCaseEvent>;
 export type Apply<T> = (trx: Transaction<DB>, current: CaseRow, emit: Emit, now: string) => Promise<T>;
 
 /** Thrown inside a transaction when a duplicate turns up there: rolls it back, then the stored answer is sent. */
@@ -101,47 +137,32 @@ class Replay {
 
 export function createCasesService(deps: CasesServiceDeps) {
   const { repo, clock, agencies, complaints, hospitals } = deps;
+  const access = createCaseAccess({
+    findWithAccess: (caseId, userId) => repo.findWithAccess(caseId, userId),
+    findCase: (caseId) => repo.findById(caseId),
+    hospitalsByIds: (ids) => hospitals.hospitalsByIds(ids),
+  });
+  /** After a commit that recorded events: the outbox relays them now. */
+  const committed = () => deps.outbox?.wake();
   const caseNumbers = deps.caseNumbers ?? randomCaseNumber;
 
-  function replay<T>(stored: { request_hash: string; response: string }, ctx: WriteContext): Answer<T> {
+  function replay<T>(stored: { request_hash: string; response: string }, ctx: WriteContext): CaseAnswer<T> {
     if (stored.request_hash !== ctx.requestHash) {
       throw conflict(serverMessages.idempotencyKeyReused, 'idempotency_key_reused');
     }
-    return { body: JSON.parse(stored.response) as T, replayed: true };
+    return { body: JSON.parse(stored.response) as T, replayed: true, events: [] };
   }
 
-  async function knownAnswer<T>(principal: Principal, ctx: WriteContext): Promise<Answer<T> | null> {
+  async function knownAnswer<T>(principal: Principal, ctx: WriteContext): Promise<CaseAnswer<T> | null> {
     const stored = await repo.findIdempotencyKey(principal.userId, ctx.idempotencyKey);
     return stored ? replay<T>(stored, ctx) : null;
   }
 
   /** After a failed transaction: the duplicate that won the race, if that is what it was. */
-  async function raceWinner<T>(error: unknown, principal: Principal, ctx: WriteContext): Promise<Answer<T> | null> {
+  async function raceWinner<T>(error: unknown, principal: Principal, ctx: WriteContext): Promise<CaseAnswer<T> | null> {
     if (error instanceof Replay) return replay<T>(error.stored, ctx);
     if (isUniqueViolation(error)) return knownAnswer<T>(principal, ctx);
     return null;
-  }
-
-  async function requireAccess(principal: Principal, caseId: string): Promise<CaseRow> {
-    return accessible(await repo.findWithAccess(caseId, principal.userId));
-  }
-
-  function accessible(found: { row: CaseRow; role: string | null } | null): CaseRow {
-    if (!found) throw notFound('Case');
-    // Seam for the hospital console issue: ED staff of the destination hospital will read the case here
-    // (never when that hospital is nonTwiage: no case data goes to a hospital not on the platform).
-    if (found.role === null) throw forbidden();
-    return found.row;
-  }
-
-  /**
-   * Writes need the owner: a receiving crew is on the access list from accept on (it loads the case
-   * before it says it received it) but may change the case only once the sender has acknowledged.
-   */
-  function ownedBy(found: { row: CaseRow; role: string | null } | null): CaseRow {
-    const row = accessible(found);
-    if (found?.role !== OWNER_ROLE) throw forbidden(NOT_OWNER_MESSAGE);
-    return row;
   }
 
   /**
@@ -154,16 +175,16 @@ export function createCasesService(deps: CasesServiceDeps) {
     caseId: string,
     prepare: (row: CaseRow) => Promise<Apply<T>>,
     options: { allowClosed?: boolean; status?: number } = {},
-  ): Promise<Answer<T>> {
+  ): Promise<CaseAnswer<T>> {
     // Both reads at once (PostgreSQL overlaps them); a known key is answered whatever the access says.
     const [stored, found] = await Promise.all([
       repo.findIdempotencyKey(principal.userId, ctx.idempotencyKey),
       repo.findWithAccess(caseId, principal.userId),
     ]);
     if (stored) return replay<T>(stored, ctx);
-    const apply = await prepare(ownedBy(found));
+    const apply = await prepare(ownedCase(found));
     try {
-      return await repo.transaction(async (trx) => {
+      const answer = await repo.transaction(async (trx) => {
         const current = await repo.lockForWrite(trx, caseId);
         if (!current) throw notFound('Case');
         // No second key lookup here: a duplicate that raced this one past the check above fails on
@@ -172,19 +193,19 @@ export function createCasesService(deps: CasesServiceDeps) {
           throw conflict(serverMessages.caseClosed, 'case_closed');
         const now = clock.now().toISOString();
         let seq = Number(current.version);
+        const events: RecordedCaseEvent[] = [];
         const emit: Emit = async (type, payload) => {
           seq += 1;
-          const event = { id: randomUUID(), seq, type, createdAt: now };
-          await repo.appendEvent(trx, {
-            id: event.id,
-            case_id: caseId,
+          const origin = {
+            caseId,
             seq,
-            type,
-            actor_user_id: principal.userId,
-            created_at: now,
-            client_created_at: ctx.clientCreatedAt,
-            payload: toJson(payload),
-          });
+            actorUserId: principal.userId,
+            createdAt: now,
+            clientCreatedAt: ctx.clientCreatedAt,
+          };
+          const event = newCaseEvent(origin, type, payload);
+          await repo.appendEvent(trx, event);
+          events.push(event);
           return event;
         };
         const body = await apply(trx, current, emit, now);
@@ -197,8 +218,10 @@ export function createCasesService(deps: CasesServiceDeps) {
           response: toJson(body),
           created_at: now,
         });
-        return { body, replayed: false };
+        return { body, replayed: false, events };
       });
+      committed();
+      return answer;
     } catch (error) {
       const winner = await raceWinner<T>(error, principal, ctx);
       if (winner) return winner;
@@ -206,7 +229,10 @@ export function createCasesService(deps: CasesServiceDeps) {
     }
   }
 
-  const change = (caseId: string, event: EventRef | null): CaseChangeResponse => ({ id: caseId, event });
+  const change = (caseId: string, event: RecordedCaseEvent | null): CaseChangeResponse => ({
+    id: caseId,
+    event: event && eventRef(event),
+  });
 
   /** What the case's media events say: its uploads and their counts per type (§3). */
   async function mediaOf(caseId: string): Promise<Pick<Case, 'uploads' | 'mediaCounts'>> {
@@ -237,28 +263,113 @@ export function createCasesService(deps: CasesServiceDeps) {
 
     /** For other modules before they take a write's bytes: the case, if the user may change it now. */
     async writable(principal: Principal, caseId: string): Promise<CaseRow> {
-      const row = ownedBy(await repo.findWithAccess(caseId, principal.userId));
+      const row = await access.requireOwner(principal, caseId);
       if (row.arrived_at !== null) throw conflict(serverMessages.caseClosed, 'case_closed');
       return row;
     },
 
-    /**
-     * For reads by other modules (media files): the case's crews, and ED staff of its destination
-     * hospital unless that hospital is not on the platform (nonTwiage: no case data goes to it).
-     */
+    /** For reads by other modules (media files): the case's readers (case-access.ts). */
     async readable(principal: Principal, caseId: string): Promise<CaseRow> {
-      const found = await repo.findWithAccess(caseId, principal.userId);
-      if (!found) throw notFound('Case');
-      if (found.role !== null) return found.row;
-      const hospitalId = found.row.destination_hospital_id;
-      if (hospitalId && principal.edHospitalIds.includes(hospitalId)) {
-        const [hospital] = await hospitals.hospitalsByIds([hospitalId]);
-        if (hospital && !hospital.nonTwiage) return found.row;
-      }
-      throw forbidden();
+      return (await access.requireReader(principal, caseId)).row;
     },
 
     mediaOf,
+
+    /** Who may do what with a case (case-access.ts), for the other modules. */
+    access,
+
+    /**
+     * Marks the case seen by its destination hospital, once: under the case's row lock, so two staff
+     * tapping at once make one event; a case already acknowledged by this hospital answers that one.
+     * The caller (the board) has checked that the user is ED staff of that hospital.
+     */
+    async acknowledge(input: AcknowledgeInput): Promise<AcknowledgeOutcome> {
+      const outcome = await repo.transaction(async (trx): Promise<AcknowledgeOutcome> => {
+        const current = await repo.lockForWrite(trx, input.caseId);
+        if (!current || current.destination_hospital_id !== input.hospitalId) return { kind: 'gone' };
+        const seen = seenByDestination(current);
+        if (seen) return { kind: 'already', byName: seen.byName, at: seen.at };
+        if (current.arrived_at !== null) return { kind: 'closed' };
+        const at = clock.now().toISOString();
+        const origin = {
+          caseId: input.caseId,
+          seq: Number(current.version) + 1,
+          actorUserId: input.userId,
+          createdAt: at,
+          clientCreatedAt: null,
+        };
+        await repo.appendEvent(
+          trx,
+          newCaseEvent(origin, 'acknowledged', {
+            hospitalId: input.hospitalId,
+            byName: input.byName,
+            hospitalName: input.hospitalName,
+          }),
+        );
+        await repo.updateCase(trx, input.caseId, {
+          acknowledged_hospital_id: input.hospitalId,
+          acknowledged_by: input.userId,
+          acknowledged_by_name: input.byName,
+          acknowledged_at: at,
+        });
+        return { kind: 'acknowledged', at };
+      });
+      if (outcome.kind === 'acknowledged') committed();
+      return outcome;
+    },
+
+    /**
+     * Starts the case of a claimed dispatch in the claim's transaction (dispatch module): the crew owns
+     * it, the dispatching hospital is its destination, the dispatch's complaint its complaint. The
+     * caller calls `committed` after its commit.
+     */
+    async startClaimed(trx: Transaction<DB>, claim: ClaimedCase): Promise<void> {
+      const now = clock.now().toISOString();
+      await repo.insertCase(
+        trx,
+        {
+          id: claim.caseId,
+          case_number: claim.caseNumber,
+          placeholder_id: null,
+          type: 'hospitalED',
+          owned_by: claim.ownerId,
+          agency_id: claim.agencyId,
+          truck_id: claim.truckId,
+          complaint_set_id: claim.complaintSet.id,
+          complaint_set_name: claim.complaintSet.name,
+          complaint_id: claim.complaintId,
+          destination_hospital_id: claim.hospitalId,
+          age_period: DEFAULT_AGE_PERIOD,
+          patient_info: '[]',
+          began_at: now,
+          created_at: now,
+          updated_at: now,
+          version: 0,
+        },
+        claim.ownerId,
+      );
+      let seq = 0;
+      const append = async <T extends CaseEvent['type']>(type: T, payload: CaseEventPayload<T>) => {
+        seq += 1;
+        const origin = { caseId: claim.caseId, seq, actorUserId: claim.ownerId, createdAt: now, clientCreatedAt: null };
+        await repo.appendEvent(trx, newCaseEvent(origin, type, payload));
+      };
+      await append('caseStarted', {
+        caseNumber: claim.caseNumber,
+        emsAgency: claim.agencyId,
+        truck: claim.truckId,
+        beganAt: now,
+        placeholderId: null,
+        complaintSet: claim.complaintSet.id,
+        dispatchId: claim.dispatchId,
+        dispatchedBy: claim.hospitalId,
+      });
+      await append('hospital', { destinationHospital: claim.hospitalId, previous: null, nonTwiage: false, at: now });
+      if (claim.complaintId) await append('complaint', { complaint: claim.complaintId, previous: null, at: now });
+    },
+
+    /** A caller's transaction that recorded case events committed: the outbox relays them now. */
+    committed,
 
     /** POST /v4/twiageCases: a member (or admin) of the team starts a case on one of its trucks. */
     async create(
@@ -266,7 +377,7 @@ export function createCasesService(deps: CasesServiceDeps) {
       ctx: WriteContext,
       placeholderId: string | null,
       body: CreateCaseBody,
-    ): Promise<Answer<CreateCaseResponse>> {
+    ): Promise<CaseAnswer<CreateCaseResponse>> {
       const known = await knownAnswer<CreateCaseResponse>(principal, ctx);
       if (known) return known;
       const agency = await agencies.agencyForCase(body.emsAgency);
@@ -280,7 +391,7 @@ export function createCasesService(deps: CasesServiceDeps) {
 
       for (let draw = 0; draw < CASE_NUMBER_DRAWS; draw++) {
         try {
-          return await repo.transaction(async (trx) => {
+          const created = await repo.transaction(async (trx) => {
             const stored = await repo.findIdempotencyKey(principal.userId, ctx.idempotencyKey, trx);
             if (stored) throw new Replay(stored);
             const now = clock.now().toISOString();
@@ -313,23 +424,22 @@ export function createCasesService(deps: CasesServiceDeps) {
               },
               principal.userId,
             );
-            await repo.appendEvent(trx, {
-              id: randomUUID(),
-              case_id: id,
+            const origin = {
+              caseId: id,
               seq: 1,
-              type: 'caseStarted',
-              actor_user_id: principal.userId,
-              created_at: now,
-              client_created_at: ctx.clientCreatedAt,
-              payload: toJson({
-                caseNumber: answer.caseNumber,
-                emsAgency: agency.id,
-                truck: body.truck,
-                beganAt: body.beganAt,
-                placeholderId,
-                complaintSet: set.id,
-              }),
+              actorUserId: principal.userId,
+              createdAt: now,
+              clientCreatedAt: ctx.clientCreatedAt,
+            };
+            const started = newCaseEvent(origin, 'caseStarted', {
+              caseNumber: answer.caseNumber,
+              emsAgency: agency.id,
+              truck: body.truck,
+              beganAt: body.beganAt,
+              placeholderId,
+              complaintSet: set.id,
             });
+            await repo.appendEvent(trx, started);
             await repo.insertIdempotencyKey(trx, {
               user_id: principal.userId,
               key: ctx.idempotencyKey,
@@ -339,8 +449,10 @@ export function createCasesService(deps: CasesServiceDeps) {
               response: toJson(answer),
               created_at: now,
             });
-            return { body: answer, replayed: false };
+            return { body: answer, replayed: false, events: [started] };
           });
+          committed();
+          return created;
         } catch (error) {
           const winner = await raceWinner<CreateCaseResponse>(error, principal, ctx);
           if (winner) return winner;
@@ -353,14 +465,13 @@ export function createCasesService(deps: CasesServiceDeps) {
 
     /** GET /v4/twiageCases/{id}: the case as it is now. */
     async get(principal: Principal, caseId: string): Promise<Case> {
-      const row = await requireAccess(principal, caseId);
-      // The destination ED's "seen" counts only for the hospital the case is going to now.
-      const seen = row.acknowledged_at !== null && row.acknowledged_hospital_id === row.destination_hospital_id;
+      const row = await access.requireCrew(principal, caseId);
+      const seen = seenByDestination(row);
       const [tags, values, media, seenBy] = await Promise.all([
         repo.tags(caseId),
         repo.tagValues(caseId),
         mediaOf(caseId),
-        seen && row.acknowledged_hospital_id ? hospitals.hospitalsByIds([row.acknowledged_hospital_id]) : [],
+        seen ? hospitals.hospitalsByIds([seen.hospitalId]) : [],
       ]);
       return {
         id: row.id,
@@ -393,9 +504,9 @@ export function createCasesService(deps: CasesServiceDeps) {
         patientInfo: parseJson<PatientInfoEntry[]>(row.patient_info, []),
         mediaCounts: media.mediaCounts,
         lastLocation: lastLocationOf(row),
-        acknowledgedBy: seen ? row.acknowledged_by_name : null,
+        acknowledgedBy: seen?.byName ?? null,
         acknowledgedByHospital: seenBy[0]?.name ?? null,
-        acknowledgedAt: seen ? row.acknowledged_at : null,
+        acknowledgedAt: seen?.at ?? null,
       };
     },
 
@@ -405,7 +516,7 @@ export function createCasesService(deps: CasesServiceDeps) {
       ctx: WriteContext,
       caseId: string,
       body: PatchCaseBody,
-    ): Promise<Answer<CaseChangeResponse>> {
+    ): Promise<CaseAnswer<CaseChangeResponse>> {
       return changeCase(principal, ctx, caseId, async (row): Promise<Apply<CaseChangeResponse>> => {
         if (body.complaint !== undefined) {
           const complaintId = body.complaint;
@@ -457,7 +568,7 @@ export function createCasesService(deps: CasesServiceDeps) {
           const age = body.age;
           const agePeriod = body.agePeriod;
           return async (trx, current, emit) => {
-            const period = agePeriod ?? Number(current.age_period);
+            const period = agePeriod ?? AgePeriod.parse(Number(current.age_period));
             await repo.updateCase(trx, caseId, { age, age_period: period });
             return change(caseId, await emit('age', { age, agePeriod: period }));
           };
@@ -481,7 +592,7 @@ export function createCasesService(deps: CasesServiceDeps) {
       ctx: WriteContext,
       caseId: string,
       body: LocationUpdateBody,
-    ): Promise<Answer<CaseChangeResponse>> {
+    ): Promise<CaseAnswer<CaseChangeResponse>> {
       return changeCase(principal, ctx, caseId, async () => async (trx, _current, emit, now) => {
         const recordedAt = body.recordedAt ? new Date(body.recordedAt).toISOString() : now;
         await repo.updateCase(trx, caseId, {
@@ -511,7 +622,7 @@ export function createCasesService(deps: CasesServiceDeps) {
       ctx: WriteContext,
       caseId: string,
       tagId: string,
-    ): Promise<Answer<CaseChangeResponse>> {
+    ): Promise<CaseAnswer<CaseChangeResponse>> {
       return changeCase(principal, ctx, caseId, async (row) => {
         const set = await requireSet(row);
         if (!findTag(set.complaints, tagId)) throw badRequest(`Tag ${tagId} is not in the case's complaint set.`);
@@ -548,7 +659,7 @@ export function createCasesService(deps: CasesServiceDeps) {
       ctx: WriteContext,
       caseId: string,
       tagId: string,
-    ): Promise<Answer<CaseChangeResponse>> {
+    ): Promise<CaseAnswer<CaseChangeResponse>> {
       return changeCase(principal, ctx, caseId, async () => async (trx, _current, emit) => {
         const selected = await repo.tags(caseId, trx);
         if (!selected.some((t) => t.tag_id === tagId)) return change(caseId, null);
@@ -567,7 +678,7 @@ export function createCasesService(deps: CasesServiceDeps) {
       caseId: string,
       tagId: string,
       body: TagValuesBody,
-    ): Promise<Answer<CaseChangeResponse>> {
+    ): Promise<CaseAnswer<CaseChangeResponse>> {
       return changeCase(principal, ctx, caseId, async (row) => {
         const set = await requireSet(row);
         const found = findTag(set.complaints, tagId);
@@ -599,7 +710,7 @@ export function createCasesService(deps: CasesServiceDeps) {
       caseId: string,
       formId: string,
       body: DynamicFormBody,
-    ): Promise<Answer<CaseChangeResponse>> {
+    ): Promise<CaseAnswer<CaseChangeResponse>> {
       return changeCase(principal, ctx, caseId, async (row) => {
         const form = (await agencies.patientInfoForms(row.agency_id)).find((f) => f.id === formId);
         if (!form) throw badRequest(`${formId} is not a patient info form of the case's team.`);
@@ -618,7 +729,7 @@ export function createCasesService(deps: CasesServiceDeps) {
       type: string,
       caseId: string,
       body: { monitorId: string; patientId: string },
-    ): Promise<Answer<{ monitorIntegration: { monitorId: string; patientId: string; type: string } }>> {
+    ): Promise<CaseAnswer<{ monitorIntegration: { monitorId: string; patientId: string; type: string } }>> {
       return changeCase(principal, ctx, caseId, async (row) => {
         const monitor = (await agencies.monitors(row.agency_id)).find((m) => m.id === body.monitorId);
         if (!monitor) throw badRequest(`body.monitorId: ${body.monitorId} is not one of the team's monitors.`);
@@ -642,7 +753,7 @@ export function createCasesService(deps: CasesServiceDeps) {
       ctx: WriteContext,
       caseId: string,
       body: CaseFeedbackBody,
-    ): Promise<Answer<{ id: string; event?: EventRef }>> {
+    ): Promise<CaseAnswer<{ id: string; event?: EventRef }>> {
       return changeCase(
         principal,
         ctx,
@@ -662,7 +773,7 @@ export function createCasesService(deps: CasesServiceDeps) {
             });
             // `event` is for the announcement (the hospital's console lists feedback live); the wire
             // answer is `{ id }` (the response schema drops the rest).
-            return { id: event.id, event };
+            return { id: event.id, event: eventRef(event) };
           };
         },
         { allowClosed: true, status: 201 },

@@ -7,7 +7,12 @@ import type { ChatMessagesTable, DB } from '../../db/schema.js';
  * `transact` commits an insert: by default one transaction each; on SQLite the app passes the group
  * commit (db/group-commit.ts), so messages arriving together share one fsync.
  */
-export function createChatRepository(db: Kysely<DB>, transact?: TransactionRunner<DB>) {
+export function createChatRepository(
+  db: Kysely<DB>,
+  /** The cases module's row lock (cases.repository.ts `lockForWrite`): the case is its to write. */
+  lockCase: (trx: Transaction<DB>, caseId: string) => Promise<unknown>,
+  transact?: TransactionRunner<DB>,
+) {
   const run: TransactionRunner<DB> = transact ?? ((work) => db.transaction().execute(work));
   return {
     /** In the conversation's order. */
@@ -52,11 +57,7 @@ export function createChatRepository(db: Kysely<DB>, transact?: TransactionRunne
     async insert(row: Omit<Insertable<ChatMessagesTable>, 'seq'>): Promise<void> {
       const next = sql<number>`(select coalesce(max(seq), 0) + 1 from chat_messages where case_id = ${row.case_id})`;
       await run(async (trx) => {
-        await trx
-          .updateTable('cases')
-          .set({ version: sql<number>`version` })
-          .where('id', '=', row.case_id)
-          .execute();
+        await lockCase(trx, row.case_id);
         await trx
           .insertInto('chat_messages')
           .values({ ...row, seq: next })

@@ -13,8 +13,8 @@ import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { z } from 'zod';
 import {
+  CASE_CHANNEL_EVENTS,
   CHAT_SOURCE,
-  channelName,
   PostChatMessageBody,
   serverMessages,
   type ChatMessage,
@@ -27,14 +27,14 @@ import { conflict, forbidden, notFound } from '../../errors.js';
 import type { Principal } from '../auth/principal.js';
 import { isUniqueViolation } from '../cases/cases.repository.js';
 import type { Answer, WriteContext } from '../cases/cases.service.js';
+import { publishMessage } from '../realtime/channel-messages.js';
 import type { RealtimePublisher } from '../realtime/publisher.js';
-import type { CaseParticipants, CaseSide } from './case-participants.js';
+import { OWNER_ROLE, type CaseAccess, type CaseSide } from '../cases/case-access.js';
 import { isSeqViolation, type ChatMessageRow, type ChatRepository } from './chat.repository.js';
 
 /** A case's conversation is short (a transport lasts minutes); this bounds a read all the same. */
 export const CHAT_LIST_LIMIT = 1_000;
 const SEQ_ATTEMPTS = 5;
-const OWNER_ROLE = 'owner';
 const RECEIVER_CANNOT_SEND_MESSAGE =
   'Only the crew that owns this case can send messages in it. A case being transferred to you can be used once the transfer is done.';
 
@@ -45,7 +45,8 @@ export interface ChatPush {
 
 export interface ChatServiceDeps {
   repo: ChatRepository;
-  participants: CaseParticipants;
+  /** The case-access policy: crews and the destination's ED staff take part in a case's conversation. */
+  participants: Pick<CaseAccess, 'requireReader'>;
   clock: Clock;
   publisher: RealtimePublisher;
   push: ChatPush;
@@ -127,7 +128,7 @@ export function createChatService({ repo, participants, clock, publisher, push, 
     messageId: string,
     mark: (id: string, at: string) => Promise<boolean>,
   ): Promise<ChatMessage> {
-    const { side } = await participants.requireParticipant(principal, caseId);
+    const { side } = await participants.requireReader(principal, caseId);
     const row = await repo.findById(caseId, messageId);
     if (!row) throw notFound('Chat message');
     // Only the other side can say it received or read a message; the sender's own clients cannot.
@@ -143,14 +144,14 @@ export function createChatService({ repo, participants, clock, publisher, push, 
         deliveredAt: message.deliveredAt,
         readAt: message.readAt,
       };
-      await publisher.publish(channelName('case', caseId), { type: 'chat.receipt', data });
+      await publishMessage(publisher, 'case', caseId, { type: CASE_CHANNEL_EVENTS.chatReceipt, data });
     }
     return message;
   }
 
   return {
     async list(principal: Principal, caseId: string): Promise<ChatMessagesResponse> {
-      await participants.requireParticipant(principal, caseId);
+      await participants.requireReader(principal, caseId);
       return { messages: (await repo.listForCase(caseId, CHAT_LIST_LIMIT)).map(toChatMessage) };
     },
 
@@ -162,7 +163,7 @@ export function createChatService({ repo, participants, clock, publisher, push, 
     ): Promise<Answer<ChatMessage>> {
       const known = await repo.findByKey(principal.userId, ctx.idempotencyKey);
       if (known) return replay(known, ctx);
-      const { row: caseRow, side, crewRole } = await participants.requireParticipant(principal, caseId);
+      const { row: caseRow, side, crewRole } = await participants.requireReader(principal, caseId);
       // A crew receiving a transfer reads the case before it is done, but speaks for it only after (§4:
       // it has no case screen until then); the crew that owns the case does.
       if (side === 'crew' && crewRole !== OWNER_ROLE) throw forbidden(RECEIVER_CANNOT_SEND_MESSAGE);
@@ -200,7 +201,7 @@ export function createChatService({ repo, participants, clock, publisher, push, 
       const stored = await repo.findById(caseId, id);
       if (!stored) throw notFound('Chat message');
       const message = toChatMessage(stored);
-      await publisher.publish(channelName('case', caseId), { type: 'chat.message', data: message });
+      await publishMessage(publisher, 'case', caseId, { type: CASE_CHANNEL_EVENTS.chatMessage, data: message });
       push.chatMessage(caseId, caseRow.case_number, message);
       return { body: message, replayed: false };
     },
@@ -242,7 +243,7 @@ export function createChatService({ repo, participants, clock, publisher, push, 
         return toChatMessage(await repo.insertInCaseWrite(trx, { ...draft.row, media_id: mediaId, created_at: now }));
       },
       async published(draft, message) {
-        await publisher.publish(channelName('case', draft.caseId), { type: 'chat.message', data: message });
+        await publishMessage(publisher, 'case', draft.caseId, { type: CASE_CHANNEL_EVENTS.chatMessage, data: message });
         push.chatMessage(draft.caseId, draft.caseNumber, message);
       },
     } satisfies VoiceMemoChat,

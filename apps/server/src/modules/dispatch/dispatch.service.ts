@@ -16,12 +16,10 @@
  * against the same guess limit as transfer codes. A retry by the crew that claimed it answers its case.
  */
 import { randomUUID } from 'node:crypto';
-import type { Insertable, Transaction } from 'kysely';
 import type { z } from 'zod';
 import {
   BOARD_HISTORY_HOURS,
   channelName,
-  DEFAULT_AGE_PERIOD,
   HOSPITAL_EVENTS,
   serverMessages,
   transferMessages,
@@ -36,15 +34,13 @@ import {
 } from '@inbound/contract';
 import type { Clock } from '../../clock.js';
 import { fromFlag, toFlag, toJson } from '../../db/json.js';
-import type { CaseEventsTable, CasesTable, DB } from '../../db/schema.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { isOnTeam, type Principal } from '../auth/principal.js';
 import type { BroadcastsRepository, StoredBroadcastKey } from '../broadcasts/broadcasts.repository.js';
 import type { BroadcastsService } from '../broadcasts/broadcasts.service.js';
-import type { Answer, WriteContext } from '../cases/cases.service.js';
+import type { Answer, CasesService, WriteContext } from '../cases/cases.service.js';
 import { isUniqueViolation } from '../cases/cases.repository.js';
 import type { PublishedSet } from '../complaints/complaints.service.js';
-import type { PublishCaseChange } from '../realtime/case-publisher.js';
 import type { RealtimePublisher } from '../realtime/publisher.js';
 import type { GuessLimiter } from '../transfers/guess-limit.js';
 import { randomDispatchNumber } from './dispatch-number.js';
@@ -72,14 +68,11 @@ export interface DispatchServiceDeps {
     newestSet(name: string): Promise<PublishedSet | null>;
     setById(id: string): Promise<PublishedSet | null>;
   };
-  /** The case module's writes a claim commits with (its repository's, taking our transaction). */
-  cases: {
-    insertCase(trx: Transaction<DB>, row: Insertable<CasesTable>, ownerId: string): Promise<void>;
-    appendEvent(trx: Transaction<DB>, event: Insertable<CaseEventsTable>): Promise<void>;
-  };
-  /** The case as its crew reads it (the case service's GET). */
-  caseView(principal: Principal, caseId: string): Promise<Case>;
-  publishCaseChange: PublishCaseChange;
+  /**
+   * The cases module: a claim starts the case in the claim's transaction (`startClaimed`), tells it
+   * after the commit (`committed`), and answers the case as its crew reads it (`get`).
+   */
+  cases: Pick<CasesService, 'startClaimed' | 'committed' | 'get'>;
   guesses: GuessLimiter;
   numbers?: () => string;
 }
@@ -314,79 +307,40 @@ export function createDispatchService(deps: DispatchServiceDeps) {
       }
       if (row.case_id !== null) {
         // A retry of ours (the answer was lost): the case as it is now.
-        if (row.claimed_by === principal.userId) return deps.caseView(principal, row.case_id);
+        if (row.claimed_by === principal.userId) return cases.get(principal, row.case_id);
         throw notAvailable();
       }
       if (!claimable(row)) throw notAvailable();
 
       const caseId = randomUUID();
       const now = clock.now().toISOString();
-      const events: { id: string; seq: number; type: string; createdAt: string }[] = [];
       try {
         await repo.transaction(async (trx) => {
           if (!(await repo.claim(trx, row.id, caseId, principal.userId, now))) throw new AlreadyClaimed();
-          await cases.insertCase(
-            trx,
-            {
-              id: caseId,
-              case_number: row.case_number,
-              placeholder_id: null,
-              type: 'hospitalED',
-              owned_by: principal.userId,
-              agency_id: agency.id,
-              truck_id: body.truckId,
-              complaint_set_id: row.complaint_set_id,
-              complaint_set_name: row.complaint_set_name,
-              complaint_id: row.complaint_id,
-              destination_hospital_id: row.hospital_id,
-              age_period: DEFAULT_AGE_PERIOD,
-              patient_info: '[]',
-              began_at: now,
-              created_at: now,
-              updated_at: now,
-              version: 0,
-            },
-            principal.userId,
-          );
-          const append = async (type: string, payload: unknown) => {
-            const event = { id: randomUUID(), seq: events.length + 1, type, createdAt: now };
-            await cases.appendEvent(trx, {
-              id: event.id,
-              case_id: caseId,
-              seq: event.seq,
-              type,
-              actor_user_id: principal.userId,
-              created_at: now,
-              client_created_at: null,
-              payload: toJson(payload),
-            });
-            events.push(event);
-          };
-          await append('caseStarted', {
+          await cases.startClaimed(trx, {
+            caseId,
             caseNumber: row.case_number,
-            emsAgency: agency.id,
-            truck: body.truckId,
-            beganAt: now,
-            placeholderId: null,
-            complaintSet: row.complaint_set_id,
+            ownerId: principal.userId,
+            agencyId: agency.id,
+            truckId: body.truckId,
+            complaintSet: { id: row.complaint_set_id, name: row.complaint_set_name },
+            complaintId: row.complaint_id,
+            hospitalId: row.hospital_id,
             dispatchId: row.id,
-            dispatchedBy: row.hospital_id,
           });
-          await append('hospital', { destinationHospital: row.hospital_id, previous: null, nonTwiage: false, at: now });
-          if (row.complaint_id) await append('complaint', { complaint: row.complaint_id, previous: null, at: now });
         });
       } catch (error) {
         if (!(error instanceof AlreadyClaimed)) throw error;
         // Another crew claimed it first; a racing retry of ours finds its own case.
         const current = await repo.findById(row.id);
         if (current?.case_id && current.claimed_by === principal.userId) {
-          return deps.caseView(principal, current.case_id);
+          return cases.get(principal, current.case_id);
         }
         throw notAvailable();
       }
-      deps.publishCaseChange({ caseId, event: events[events.length - 1] ?? null });
+      cases.committed();
       await announceDispatch(row.hospital_id, row.id);
-      return deps.caseView(principal, caseId);
+      return cases.get(principal, caseId);
     },
   };
 }

@@ -5,32 +5,27 @@
  * others 403, another hospital's or an unknown case 404 — and every read is recorded in
  * `case_read_audit` (access `media`, `chat`, `feedback`) before it is answered.
  */
-import type { ChatMessagesResponse, Hospital, InboundCaseFeedbackResponse, MediaListResponse } from '@inbound/contract';
+import type { ChatMessagesResponse, InboundCaseFeedbackResponse, MediaListResponse } from '@inbound/contract';
 import type { Clock } from '../../clock.js';
 import type { CaseReadAuditTable } from '../../db/schema.js';
-import { forbidden, notFound } from '../../errors.js';
 import type { Principal } from '../auth/principal.js';
+import type { CaseAccess } from '../cases/case-access.js';
 import type { InboundCaseRepository } from './inbound-case.repository.js';
 
 export interface InboundCaseServiceDeps {
   repo: InboundCaseRepository;
   clock: Clock;
-  hospitals: { hospitalsByIds(ids: readonly string[]): Promise<Hospital[]> };
+  access: Pick<CaseAccess, 'requireInbound'>;
   media: { list(principal: Principal, caseId: string): Promise<MediaListResponse> };
   chat: { list(principal: Principal, caseId: string): Promise<ChatMessagesResponse> };
 }
 
 type Access = Extract<CaseReadAuditTable['access'], 'media' | 'chat' | 'feedback'>;
 
-export function createInboundCaseService({ repo, clock, hospitals, media, chat }: InboundCaseServiceDeps) {
+export function createInboundCaseService({ repo, clock, access: caseAccess, media, chat }: InboundCaseServiceDeps) {
   /** The destination-ED check of the case detail, then the audit row: nothing is answered unrecorded. */
   async function requireInbound(principal: Principal, hospitalId: string, caseId: string, access: Access) {
-    if (!principal.edHospitalIds.includes(hospitalId)) throw forbidden();
-    const [hospital] = await hospitals.hospitalsByIds([hospitalId]);
-    if (!hospital) throw notFound('Hospital');
-    if (hospital.nonTwiage) throw forbidden();
-    const row = await repo.findCase(caseId);
-    if (row?.destination_hospital_id !== hospitalId) throw notFound('Case');
+    const { row } = await caseAccess.requireInbound(principal, hospitalId, caseId);
     await repo.recordRead({
       user_id: principal.userId,
       hospital_id: hospitalId,

@@ -5,30 +5,29 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { MediaUpload } from '@inbound/contract';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
-import type { DB } from '../../db/schema.js';
 import type { RouteContext } from '../../http/bind-route.js';
 import type { CasesService } from '../cases/cases.service.js';
 import type { VoiceMemoChat } from '../chat/chat.service.js';
-import type { PublishCaseChange } from '../realtime/case-publisher.js';
+import type { RealtimePublisher } from '../realtime/publisher.js';
 import { createMediaLinks } from './media-access.js';
 import { createLocalMediaStore, type MediaStore } from './media-store.js';
 import { createS3MediaStore } from './s3-media-store.js';
-import { createMediaRepository } from './media.repository.js';
+import type { MediaRepository } from './media.repository.js';
 import { mediaRoutes } from './media.routes.js';
-import { createMediaService, type MediaServiceDeps } from './media.service.js';
+import { createMediaService, toUpload, type MediaServiceDeps } from './media.service.js';
 import { tusRoutes } from './tus-uploads.js';
 
 export interface MediaModuleDeps {
-  db: Kysely<DB>;
+  repo: MediaRepository;
   cases: CasesService;
   clock: Clock;
   config: Config['media'];
   /** The server's signing secret; media links use a key derived from it. */
   secret: string;
-  publishChange?: PublishCaseChange;
+  publisher?: RealtimePublisher;
   log: { warn(details: object, message: string): void };
   /** Another store (a bucket); by default files under `config.dir`. */
   store?: MediaStore;
@@ -64,7 +63,7 @@ export function createMediaModule(deps: MediaModuleDeps) {
   const workDir = path.join(config.dir, '.work');
   const store = deps.store ?? (config.s3 ? createS3MediaStore(config.s3, workDir) : createLocalMediaStore(config.dir));
   const service = createMediaService({
-    repo: createMediaRepository(deps.db),
+    repo: deps.repo,
     cases: deps.cases,
     store,
     clock: deps.clock,
@@ -73,7 +72,7 @@ export function createMediaModule(deps: MediaModuleDeps) {
     links: createMediaLinks(deps.secret),
     concurrency: config.convertJobs,
     log: deps.log,
-    ...(deps.publishChange ? { announce: deps.publishChange } : {}),
+    ...(deps.publisher ? { publisher: deps.publisher } : {}),
     ...(deps.voiceMemoChat ? { voiceMemoChat: deps.voiceMemoChat } : {}),
     ...(deps.auditHospitalRead ? { auditHospitalRead: deps.auditHospitalRead } : {}),
   });
@@ -97,5 +96,15 @@ export function createMediaModule(deps: MediaModuleDeps) {
       await service.start();
     },
     close: () => service.close(),
+  };
+}
+
+/** An upload as the case's media list shows it (the case outbox's `case.updated` of a media event carries it). */
+export function createMediaUploads(repo: MediaRepository) {
+  return {
+    async upload(uploadId: string): Promise<MediaUpload | null> {
+      const row = await repo.findById(uploadId);
+      return row ? toUpload(row) : null;
+    },
   };
 }

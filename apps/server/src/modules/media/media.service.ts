@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  CASE_CHANNEL_EVENTS,
   MEDIA_MAX_BYTES,
   MEDIA_OUTPUT,
   MEDIA_TYPES,
@@ -31,7 +32,8 @@ import { AppError, badRequest, conflict, forbidden, notFound } from '../../error
 import type { Principal } from '../auth/principal.js';
 import type { Answer, CasesService, WriteContext } from '../cases/cases.service.js';
 import type { VoiceMemoChat, VoiceMemoDraft } from '../chat/chat.service.js';
-import type { PublishCaseChange } from '../realtime/case-publisher.js';
+import { publishMessage } from '../realtime/channel-messages.js';
+import type { RealtimePublisher } from '../realtime/publisher.js';
 import { createJobQueue, type JobQueue } from './conversion-queue.js';
 import { convert, durationMs, probe, unusableInput, type FfmpegPaths } from './ffmpeg.js';
 import type { MediaRepository } from './media.repository.js';
@@ -58,10 +60,10 @@ export interface MediaServiceDeps {
   concurrency: number;
   log: { warn(details: object, message: string): void };
   /**
-   * Tells the case's subscribers (crews, the hospital's board) that its media changed: with the
-   * upload's event when it is recorded, with `event: null` when its conversion has finished.
+   * Tells the case's subscribers that an upload's conversion ended (`media.converted` with the upload).
+   * The upload itself is a case event, announced by the cases module's outbox.
    */
-  announce?: PublishCaseChange;
+  publisher?: RealtimePublisher;
   links: MediaLinks;
   /** Voice memo as chat: records the VOICE_MEMO message of an upload with `chatLength` in its write. */
   voiceMemoChat?: VoiceMemoChat;
@@ -84,7 +86,7 @@ const filePath = (caseId: string, uploadId: string, fileName: string): string =>
 export const mediaUrl = (caseId: string, uploadId: string, type: MediaType): string =>
   filePath(caseId, uploadId, mediaFileName(type));
 
-function toUpload(row: MediaRow): MediaUpload {
+export function toUpload(row: MediaRow): MediaUpload {
   const type = row.type as MediaType;
   return {
     id: row.id,
@@ -124,7 +126,15 @@ export function createMediaService(deps: MediaServiceDeps) {
     }
     return { row, key: row.output_key, contentType: row.output_content_type };
   }
-  const announce: PublishCaseChange = deps.announce ?? (() => undefined);
+  /** After an upload's conversion ended (ready or failed): the upload as it is now, on the case's channel. */
+  async function announceConverted(id: string): Promise<void> {
+    const row = await repo.findById(id);
+    if (!row || !deps.publisher) return;
+    await publishMessage(deps.publisher, 'case', row.case_id, {
+      type: CASE_CHANNEL_EVENTS.mediaConverted,
+      data: { caseId: row.case_id, upload: toUpload(row) },
+    }).catch((error: unknown) => log.warn({ uploadId: id, reason: String(error) }, 'media conversion not announced'));
+  }
 
   async function convertUpload(id: string, signal: AbortSignal): Promise<void> {
     const row = await repo.findById(id);
@@ -138,7 +148,7 @@ export function createMediaService(deps: MediaServiceDeps) {
       const unusable = unusableInput(type, info);
       if (unusable) {
         await repo.update(id, { status: 'failed', failure: unusable, converted_at: clock.now().toISOString() });
-        announce({ caseId: row.case_id, event: null });
+        await announceConverted(id);
         return;
       }
       await mkdir(workDir, { recursive: true });
@@ -156,7 +166,7 @@ export function createMediaService(deps: MediaServiceDeps) {
         failure: null,
         converted_at: clock.now().toISOString(),
       });
-      announce({ caseId: row.case_id, event: null });
+      await announceConverted(id);
     } finally {
       await rm(target, { force: true });
       await source.release();
@@ -276,7 +286,6 @@ export function createMediaService(deps: MediaServiceDeps) {
           await store.remove(key);
         } else {
           stored = null;
-          announce({ caseId, event: result.body.event });
           if (result.body.upload.status === 'processing') queue.enqueue(uploadId);
           const message = result.body.chatMessage;
           if (draft && message && deps.voiceMemoChat) {

@@ -15,7 +15,7 @@ import type { PushPayload, PushSubscriptionJson } from '@inbound/contract';
 import type { Clock } from '../../clock.js';
 import { badRequest, forbidden } from '../../errors.js';
 import type { Principal } from '../auth/principal.js';
-import type { CaseParticipants } from '../chat/case-participants.js';
+import type { CaseAccess } from '../cases/case-access.js';
 import type { PushRepository } from './push.repository.js';
 import type { VapidKeys } from './vapid-keys.js';
 
@@ -59,7 +59,8 @@ export function isKnownPushService(endpoint: string): boolean {
 export interface PushServiceDeps {
   repo: PushRepository;
   vapid: VapidKeys & { subject: string };
-  participants: CaseParticipants;
+  /** The case-access policy: crews and the destination's ED staff take part in a case's conversation. */
+  participants: Pick<CaseAccess, 'requireReader'>;
   clock: Clock;
   connections: { isUserConnected(userId: string): Promise<boolean> };
   transport?: PushTransport;
@@ -82,7 +83,7 @@ export function createPushService(deps: PushServiceDeps) {
       if (id !== principal.userId) throw forbidden();
       return;
     }
-    await participants.requireParticipant(principal, id);
+    await participants.requireReader(principal, id);
   }
 
   async function deliver(subscription: { endpoint: string; p256dh: string; auth: string }, payload: string) {

@@ -4,7 +4,8 @@
  * refused. A check answers only yes or no: why not is nobody's business but the server's.
  */
 import type { ChannelKind } from '@inbound/contract';
-import { isOnTeam, isOrgAdmin, type Principal } from '../auth/principal.js';
+import { isOnTeam, type Principal } from '../auth/principal.js';
+import { actsForHospital } from '../cases/case-access.js';
 
 export type ChannelAuthorizer = (principal: Principal, id: string) => Promise<boolean>;
 
@@ -28,33 +29,17 @@ export function createChannelAuthorizers(): ChannelAuthorizers {
 }
 
 export interface BuiltInChannelDeps {
-  /** The case's access-list role of the user (null: not on it) and its destination; null when no such case. */
-  caseAccess(
-    caseId: string,
-    userId: string,
-  ): Promise<{ role: string | null; destinationHospitalId: string | null } | null>;
-  /** Whether the hospital is on the platform (false also for an unknown one). */
-  hospitalOnPlatform(hospitalId: string): Promise<boolean>;
+  /** The case-access policy's answer for the case's readers (crews, the destination's ED staff). */
+  mayReadCase(principal: Principal, caseId: string): Promise<boolean>;
   agencyIdsDeliveringTo(hospitalId: string): Promise<string[]>;
 }
 
-const isHospitalStaff = (principal: Principal, hospitalId: string) =>
-  principal.edHospitalIds.includes(hospitalId) || isOrgAdmin(principal);
-
 /** The checks of the channels whose subjects exist today: case, hospital, hospital-status, broadcast, user. */
 export function registerBuiltInChannels(authorizers: ChannelAuthorizers, deps: BuiltInChannelDeps): void {
-  authorizers.register('case', async (principal, caseId) => {
-    const found = await deps.caseAccess(caseId, principal.userId);
-    if (!found) return false;
-    if (found.role !== null) return true;
-    // ED staff of the destination see the case coming in — never a hospital not on the platform.
-    const hospitalId = found.destinationHospitalId;
-    if (!hospitalId || !principal.edHospitalIds.includes(hospitalId)) return false;
-    return deps.hospitalOnPlatform(hospitalId);
-  });
-  authorizers.register('hospital', (principal, hospitalId) => Promise.resolve(isHospitalStaff(principal, hospitalId)));
+  authorizers.register('case', (principal, caseId) => deps.mayReadCase(principal, caseId));
+  authorizers.register('hospital', (principal, hospitalId) => Promise.resolve(actsForHospital(principal, hospitalId)));
   authorizers.register('hospital-status', async (principal, hospitalId) => {
-    if (isHospitalStaff(principal, hospitalId)) return true;
+    if (actsForHospital(principal, hospitalId)) return true;
     const delivering = await deps.agencyIdsDeliveringTo(hospitalId);
     return delivering.some((agencyId) => isOnTeam(principal, agencyId));
   });

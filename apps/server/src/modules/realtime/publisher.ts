@@ -13,6 +13,12 @@ export interface RealtimePublisher {
    */
   publish(channel: string, event: RealtimeEvent): Promise<{ seq: number }>;
   /**
+   * `publish` for a message that may be published again (an outbox relay, at least once): the first
+   * call stores it under the channel's next number, a later one with the same `dedupeKey` finds that
+   * number. Either way the message is handed out again; subscribers already past that number drop it.
+   */
+  publishOnce(channel: string, event: RealtimeEvent, dedupeKey: string): Promise<{ seq: number }>;
+  /**
    * Access to the channel changed (after commit): every server process checks its sockets subscribed to
    * it again with the channel's authorizer and ends the subscriptions now refused, with an `error` frame
    * for the channel. Call it before publishing the change, so the message cannot outrun the check.

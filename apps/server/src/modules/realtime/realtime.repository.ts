@@ -101,6 +101,50 @@ export function createRealtimeRepository(db: Kysely<DB>, now: () => string) {
       });
     },
 
+    /**
+     * Stores the event under the channel's next number unless a message with this dedupe key is stored
+     * on the channel already; answers the stored message's number either way (an outbox relay that runs
+     * an event again gets the number it got the first time).
+     */
+    async appendOnce(channel: string, event: RealtimeEvent, dedupeKey: string): Promise<number> {
+      const stored = () =>
+        db
+          .selectFrom('realtime_messages')
+          .select('seq')
+          .where('channel', '=', channel)
+          .where('dedupe_key', '=', dedupeKey)
+          .executeTakeFirst();
+      const found = await stored();
+      if (found) return Number(found.seq);
+      const at = now();
+      try {
+        return await db.transaction().execute(async (trx) => {
+          const head = await trx
+            .insertInto('realtime_channels')
+            .values({ channel, seq: 1, updated_at: at })
+            .onConflict((oc) =>
+              oc.column('channel').doUpdateSet({
+                seq: sql<number>`realtime_channels.seq + 1`,
+                updated_at: sql<string>`excluded.updated_at`,
+              }),
+            )
+            .returning('seq')
+            .executeTakeFirstOrThrow();
+          const seq = Number(head.seq);
+          await trx
+            .insertInto('realtime_messages')
+            .values({ channel, seq, event: toJson(event), created_at: at, dedupe_key: dedupeKey })
+            .execute();
+          return seq;
+        });
+      } catch (error) {
+        // Another relay stored it meanwhile (the unique dedupe index): its number.
+        const raced = await stored();
+        if (raced) return Number(raced.seq);
+        throw error;
+      }
+    },
+
     /** The channel's last sequence number (0 when nothing was ever published on it). */
     async head(channel: string): Promise<number> {
       const row = await db

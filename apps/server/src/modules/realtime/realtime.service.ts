@@ -167,15 +167,23 @@ export function createRealtimeGateway(deps: RealtimeGatewayDeps) {
     await Promise.all([...sockets].map((connection) => connection.reauthorize(channel)));
   }
 
+  /** A stored message to this process's subscribers and, through the broker, to the other processes'. */
+  function handOut(message: StoredMessage): { seq: number } {
+    deliver(message);
+    broker?.publish(message).catch((error: unknown) => logError(error, 'real-time broker publish failed'));
+    return { seq: message.seq };
+  }
+
   const publisher: RealtimePublisher = {
     async publish(channel, event) {
       if (!ChannelName.safeParse(channel).success) throw new Error(`not a channel name: ${channel}`);
       const checked = RealtimeEvent.parse(event);
-      const seq = await repo.append(channel, checked);
-      const message = { channel, seq, event: checked };
-      deliver(message);
-      broker?.publish(message).catch((error: unknown) => logError(error, 'real-time broker publish failed'));
-      return { seq };
+      return handOut({ channel, seq: await repo.append(channel, checked), event: checked });
+    },
+    async publishOnce(channel, event, dedupeKey) {
+      if (!ChannelName.safeParse(channel).success) throw new Error(`not a channel name: ${channel}`);
+      const checked = RealtimeEvent.parse(event);
+      return handOut({ channel, seq: await repo.appendOnce(channel, checked, dedupeKey), event: checked });
     },
     async reauthorize(channel) {
       if (!ChannelName.safeParse(channel).success) throw new Error(`not a channel name: ${channel}`);

@@ -1,5 +1,5 @@
 /** Case transfers. Queries only; a transition is one conditional UPDATE, so two racing changes cannot both win. */
-import { sql, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
 import type { CaseTransfersTable, DB } from '../../db/schema.js';
 
 export type TransferRow = Selectable<CaseTransfersTable>;
@@ -67,21 +67,6 @@ export function createTransfersRepository(db: Kysely<DB>) {
           : query.where('request_user_id', '=', seen.request_user_id);
       const result = await query.executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
-    },
-
-    /**
-     * Whether the case is closed, holding its row lock for the rest of the transaction (PostgreSQL: a
-     * no-change UPDATE locks the row; SQLite: the transaction holds the single writer lock), so a
-     * close cannot commit between this check and the transfer step it guards.
-     */
-    async lockCaseIsClosed(trx: Transaction<DB>, caseId: string): Promise<boolean> {
-      const row = await trx
-        .updateTable('cases')
-        .set({ version: sql<number>`version` })
-        .where('id', '=', caseId)
-        .returning('arrived_at')
-        .executeTakeFirst();
-      return row === undefined || row.arrived_at !== null;
     },
 
     /** Open transfers whose lifetime has run out. */

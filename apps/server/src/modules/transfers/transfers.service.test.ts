@@ -28,6 +28,9 @@ describe('transfer expiry sweep', () => {
       publishedEvents.push({ channel, event });
       return Promise.resolve({ seq: publishedEvents.length });
     },
+    publishOnce(channel, event) {
+      return this.publish(channel, event);
+    },
     reauthorize: () => Promise.resolve(),
     isUserConnected: () => Promise.resolve(true),
   };

@@ -52,7 +52,9 @@ export interface TransfersServiceDeps {
   repo: TransfersRepository;
   clock: Clock;
   publisher: RealtimePublisher;
+  /** The cases module's access-list writes, in the transfer step's transaction. */
   cases: {
+    lockIsClosed(trx: Transaction<DB>, caseId: string): Promise<boolean>;
     findWithAccess(id: string, userId: string): Promise<{ row: CaseRow; role: string | null } | null>;
     grantAccess(trx: Transaction<DB>, caseId: string, userId: string, role: string, at: string): Promise<void>;
     revokeAccess(trx: Transaction<DB>, caseId: string, userId: string, role: string): Promise<void>;
@@ -169,7 +171,7 @@ export function createTransfersService(deps: TransfersServiceDeps) {
    * under the case's row lock, so whichever commits second sees the other.
    */
   async function requireOpenCase(trx: Transaction<DB>, row: TransferRow): Promise<void> {
-    if (await repo.lockCaseIsClosed(trx, row.case_id)) throw conflict(transferMessages.notAvailable);
+    if (await cases.lockIsClosed(trx, row.case_id)) throw conflict(transferMessages.notAvailable);
   }
 
   async function change(principal: Principal, id: string, step: Transition): Promise<CaseTransfer> {

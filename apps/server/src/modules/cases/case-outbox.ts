@@ -1,0 +1,135 @@
+/**
+ * The case events' transactional outbox (issue 10): `appendEvent` puts each event in `case_outbox` in
+ * the event's own transaction, and this relay announces it after the commit, then removes the row. A
+ * crash between the commit and the announcement leaves the row, and the next relay (this process after
+ * a restart, or another process) announces it: at least once. A second announcement of an event finds
+ * its messages stored under their dedupe key and hands them out with the same channel numbers, which
+ * subscribers already past them drop: exactly once on screen.
+ *
+ * One relay at a time across processes: it holds the `case-events` lease, renewed while it runs; a
+ * process whose relay died loses it LEASE_MS later and another takes over. Rows are announced oldest
+ * first, so a case's events go out in their order. The relay runs when this process commits a case
+ * event (`wake`) and every POLL_MS (events committed by other processes, and a lease to take over).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import type { AnnounceCaseEvent } from './case-announcer.js';
+import { recordedEvent } from './case-event-log.js';
+
+const LEASE = 'case-events';
+export const LEASE_MS = 5_000;
+export const POLL_MS = 100;
+const BATCH = 100;
+
+export interface CaseOutboxDeps {
+  db: Kysely<DB>;
+  announce: AnnounceCaseEvent;
+  logError(error: unknown, what: string): void;
+  /** When false the relay never runs: a test's stand-in for a process killed between commit and publish. */
+  relay?: boolean;
+}
+
+export interface CaseOutbox {
+  /** A case event was committed here: relay now rather than at the next poll. */
+  wake(): void;
+  /** Resolves once the outbox was empty (or the relay is not this process's) at a moment after the call. */
+  drained(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createCaseOutbox({ db, announce, logError, relay = true }: CaseOutboxDeps): CaseOutbox {
+  const holder = randomUUID();
+  let leaseUntil = 0;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let closed = false;
+
+  /** Whether this process holds the lease; renewed when half of it has run out. */
+  async function holdLease(): Promise<boolean> {
+    const now = Date.now();
+    if (leaseUntil - now > LEASE_MS / 2) return true;
+    const result = await db
+      .updateTable('outbox_leases')
+      .set({ holder, expires_at: now + LEASE_MS })
+      .where('name', '=', LEASE)
+      .where((eb) => eb.or([eb('holder', '=', holder), eb('expires_at', '<', now)]))
+      .executeTakeFirst();
+    leaseUntil = Number(result.numUpdatedRows) > 0 ? now + LEASE_MS : 0;
+    return leaseUntil > 0;
+  }
+
+  /** One batch; answers whether there may be more. */
+  async function relayBatch(): Promise<boolean> {
+    if (!(await holdLease())) return false;
+    const rows = await db
+      .selectFrom('case_outbox')
+      .innerJoin('case_events', 'case_events.id', 'case_outbox.event_id')
+      .selectAll('case_events')
+      .orderBy('case_outbox.created_at')
+      .orderBy('case_outbox.case_id')
+      .orderBy('case_outbox.seq')
+      .limit(BATCH)
+      .execute();
+    for (const row of rows) {
+      if (closed) return false;
+      const event = recordedEvent(row);
+      // A row the contract does not describe would block the outbox for ever: logged and dropped.
+      if (event) await announce(event);
+      else
+        logError(new Error(`case event ${row.id} (${row.type}) is not a contract event`), 'case event not announced');
+      await db.deleteFrom('case_outbox').where('event_id', '=', row.id).execute();
+    }
+    return rows.length === BATCH;
+  }
+
+  async function run(): Promise<void> {
+    do {
+      again = false;
+      try {
+        while (!closed && (await relayBatch()));
+      } catch (error) {
+        // Left in the outbox: the next wake or poll tries again.
+        logError(error, 'case events not announced');
+        return;
+      }
+    } while (again && !closed);
+  }
+
+  function wake(): void {
+    if (!relay || closed) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = run().finally(() => {
+      running = null;
+    });
+  }
+
+  const poll = relay ? setInterval(wake, POLL_MS) : null;
+  poll?.unref();
+
+  return {
+    wake,
+    async drained() {
+      wake();
+      while (running) await running;
+    },
+    async close() {
+      closed = true;
+      if (poll) clearInterval(poll);
+      await running;
+      if (leaseUntil > 0) {
+        // Handed back at once, so another process need not wait for it to run out.
+        await db
+          .updateTable('outbox_leases')
+          .set({ holder: null, expires_at: 0 })
+          .where('name', '=', LEASE)
+          .where('holder', '=', holder)
+          .execute()
+          .catch((error: unknown) => logError(error, 'outbox lease not handed back'));
+      }
+    },
+  };
+}
