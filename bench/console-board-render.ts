@@ -377,7 +377,7 @@ export function printConsoleBoardRender(f: ConsoleRenderFigures): void {
   );
   console.info(
     `HTTP board reads per case change: ${f.readsPerChange.toFixed(2)} — target 0 ` +
-      `(${verdict(f.readsPerChange === 0)}; ${f.notices} notices, ${f.boardReads} board reads in all, the page's first included)`,
+      `(${verdict(f.readsPerChange === 0)}; ${f.notices} notices, ${f.boardReads} board reads during the run)`,
   );
   console.info(
     `  load average ${loadavg()
