@@ -3,6 +3,14 @@ import { defineConfig } from 'vitest/config';
 // One Vitest run covers every workspace; each keeps its own config (environment, setup) beside its code.
 export default defineConfig({
   test: {
-    projects: ['packages/contract', 'packages/client', 'apps/server', 'apps/crew', 'apps/hospital', 'tests/no-loss', 'tests/docs'],
+    projects: [
+      'packages/contract',
+      'packages/client',
+      'apps/server',
+      'apps/crew',
+      'apps/hospital',
+      'tests/no-loss',
+      'tests/docs',
+    ],
   },
 });
