@@ -58,6 +58,16 @@ export const TagFieldValue = z.object({
 });
 export type TagFieldValue = z.infer<typeof TagFieldValue>;
 
+/**
+ * A tag field value as a client sends it: the spec leaves the value's type open, so a number field's
+ * value may come as a JSON number (`98.6`) as well as a string (`"98.6"`); it is stored as the string.
+ */
+export const TagFieldValueInput = TagFieldValue.extend({
+  value: z
+    .union([z.string().max(1_000), z.number().finite()])
+    .transform((v) => (typeof v === 'number' ? String(v) : v)),
+});
+
 export const TagValueEntry = z.object({ fields: z.array(TagFieldValue), updatedAt: z.iso.datetime() });
 export type TagValueEntry = z.infer<typeof TagValueEntry>;
 
@@ -130,7 +140,11 @@ export type PatchCaseChange = (typeof PATCH_CASE_CHANGES)[number];
 export const PatchCaseBody = z
   .strictObject({
     complaint: Id.optional(),
-    destinationHospital: Id.optional(),
+    /** The hospital's id, or the Case entity's shape `{ id }` (what a client written from §3 sends). */
+    destinationHospital: z
+      .union([Id, z.object({ id: Id })])
+      .transform((v) => (typeof v === 'string' ? v : v.id))
+      .optional(),
     gender: Gender.nullable().optional(),
     age: z
       .number()
@@ -176,7 +190,9 @@ export type LocationUpdateBody = z.infer<typeof LocationUpdateBody>;
 
 export const TagQuery = z.object({ tagId: Id });
 export const TagParams = z.object({ id: Id, tagId: Id });
-export const TagValuesBody = z.object({ fields: z.array(TagFieldValue).min(1, 'fields must not be empty').max(50) });
+export const TagValuesBody = z.object({
+  fields: z.array(TagFieldValueInput).min(1, 'fields must not be empty').max(50),
+});
 export type TagValuesBody = z.infer<typeof TagValuesBody>;
 
 export const DynamicFormBody = z.object({ fields: z.array(PatientInfoEntry).max(100) });

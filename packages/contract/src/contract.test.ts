@@ -12,6 +12,14 @@ import {
   IDEMPOTENCY_KEY_PATTERN,
   PatchCaseBody,
   placeholderIdFromQuery,
+  CASE_CHANNEL_EVENTS,
+  CASE_EVENTS,
+  CaseEvent,
+  parseChannelMessage,
+  parseMessageOf,
+  PostChatMessageBody,
+  RecordedCaseEvent,
+  TagValuesBody,
 } from './index.js';
 
 describe('messages', () => {
@@ -84,5 +92,58 @@ describe('case calls', () => {
   it('accept UUIDs as idempotency keys', () => {
     expect(IDEMPOTENCY_KEY_PATTERN.test('0b8e6f1e-7d3a-4c5e-9f1a-2b3c4d5e6f70')).toBe(true);
     expect(IDEMPOTENCY_KEY_PATTERN.test('short')).toBe(false);
+  });
+});
+
+describe('case events and real-time messages', () => {
+  const meta = {
+    id: 'e1',
+    caseId: 'c1',
+    seq: 3,
+    createdAt: '2026-11-25T10:00:00.000Z',
+    clientCreatedAt: null,
+    actorUserId: 'u1',
+  };
+
+  it('types each case event by its kind and refuses a payload of another kind', () => {
+    const ack = RecordedCaseEvent.parse({
+      ...meta,
+      type: 'acknowledged',
+      payload: { hospitalId: 'h1', byName: 'Ann' },
+    });
+    expect(ack.type === 'acknowledged' && ack.payload.byName).toBe('Ann');
+    expect(CaseEvent.safeParse({ type: 'age', payload: { gender: 'F' } }).success).toBe(false);
+    expect(CaseEvent.safeParse({ type: 'tag', payload: { tagId: 't', action: 'added' } }).success).toBe(false);
+    expect(CASE_EVENTS.acknowledged).toBe('acknowledged');
+  });
+
+  it('parses a channel message by the channel kind, and answers null for what that kind does not carry', () => {
+    const event = { ...meta, type: 'gender', payload: { gender: 'M' } };
+    const message = parseChannelMessage('case', {
+      type: CASE_CHANNEL_EVENTS.caseUpdated,
+      data: { caseId: 'c1', event },
+    });
+    expect(message?.type === 'case.updated' && message.data.event.type).toBe('gender');
+    expect(parseChannelMessage('case', { type: 'case.updated', data: { caseId: 'c1' } })).toBeNull();
+    expect(parseChannelMessage('hospital', { type: 'case.updated', data: { caseId: 'c1', event } })).toBeNull();
+    expect(parseMessageOf('hospital:h1', { type: 'dispatch.updated', data: { dispatchId: 'd1' } })).not.toBeNull();
+  });
+});
+
+describe('wire forms the spec leaves open', () => {
+  it('normalises destinationHospital { id }, numeric tag values and epoch-ms chat timestamps', () => {
+    expect(PatchCaseBody.parse({ destinationHospital: { id: 'h1' } })).toEqual({ destinationHospital: 'h1' });
+    expect(
+      TagValuesBody.parse({ fields: [{ key: 'k', name: 'n', type: 'number', value: 7.5 }] }).fields[0]?.value,
+    ).toBe('7.5');
+    const chat = PostChatMessageBody.parse({
+      clientCreatedAt: '2026-11-25T10:00:00.000Z',
+      deviceId: 'd',
+      message: 'hi',
+      timestamp: Date.parse('2026-11-25T10:00:00.000Z'),
+      source: 'web_ems',
+      senderOrganization: 'x',
+    });
+    expect(chat.timestamp).toBe('2026-11-25T10:00:00.000Z');
   });
 });

@@ -21,13 +21,19 @@ export type ChatMessageType = z.infer<typeof ChatMessageType>;
 export const ChatMessageState = z.enum(['sent', 'delivered', 'read']);
 export type ChatMessageState = z.infer<typeof ChatMessageState>;
 
+/** The largest time a JavaScript Date holds (±8.64e15 ms around 1970). */
+const MAX_EPOCH_MS = 8_640_000_000_000_000;
+
 /** POST /notification/twiage-cases/{id}/chat-messages (§7), plus the voice-memo fields of §3. */
 export const PostChatMessageBody = z
   .object({
     clientCreatedAt: z.iso.datetime(),
     deviceId: z.string().min(1).max(64),
     message: z.string().max(CHAT_MESSAGE_MAX_LENGTH).default(''),
-    timestamp: z.iso.datetime(),
+    /** The sender's clock: an ISO time, or epoch milliseconds (the spec leaves the type open); stored as ISO. */
+    timestamp: z
+      .union([z.iso.datetime(), z.number().int().min(0).max(MAX_EPOCH_MS)])
+      .transform((v) => (typeof v === 'number' ? new Date(v).toISOString() : v)),
     source: ChatSource,
     senderOrganization: z.string().max(NAME_MAX_LENGTH),
     type: ChatMessageType.default('CHAT'),
