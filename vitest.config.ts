@@ -5,12 +5,14 @@ export default defineConfig({
   test: {
     projects: [
       'packages/contract',
+      'packages/client',
       'packages/gps',
       'apps/server',
       'apps/crew',
       'apps/hospital',
       'apps/desktop',
       'tests/no-loss',
+      'tests/docs',
     ],
   },
 });

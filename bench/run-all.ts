@@ -9,6 +9,7 @@ import path from 'node:path';
 import { printApiLoad, runApiLoad } from './api-load';
 import { measureBundle, measureConsoleBundle, printBundleReport, printConsoleBundleReport } from './bundle-size';
 import { printConsoleBoardRender, runConsoleBoardRender } from './console-board-render';
+import { printCrewAfterAcknowledge, runCrewAfterAcknowledge } from './crew-after-acknowledge';
 import { printCaseWrites, runCaseWrites } from './case-writes';
 import { printRealtimeFanout, runRealtimeFanout } from './realtime-fanout';
 import { ensureAppsBuilt } from './lib/browser';
@@ -95,6 +96,15 @@ try {
   results.consoleBoard = consoleBoard;
 } catch (error) {
   console.error(`console-board-render: ${(error as Error).message}`);
+  process.exitCode = 1;
+}
+
+try {
+  const crewAfterAck = await runCrewAfterAcknowledge();
+  printCrewAfterAcknowledge(crewAfterAck);
+  results.crewAfterAck = crewAfterAck;
+} catch (error) {
+  console.error(`crew-after-acknowledge: ${(error as Error).message}`);
   process.exitCode = 1;
 }
 

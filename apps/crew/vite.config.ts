@@ -5,6 +5,7 @@ import { VitePWA } from 'vite-plugin-pwa';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 // The file itself, not the package: Node loads this config before anything bundles workspace TypeScript.
 import { API_PATH_PREFIXES } from '../../packages/contract/src/paths';
+import { signedOutCacheGuard } from './src/pwa/signedOutCacheGuard';
 
 // The API lives on the same origin in production (the server serves this build). In development Vite
 // serves the app and forwards every API path, including those without the /v4 prefix (spec §7), to it.
@@ -44,6 +45,8 @@ const runtimeCaching = [
     networkTimeoutSeconds: 4,
     cacheableResponse: { statuses: [200] },
     expiration: { maxEntries: 50, maxAgeSeconds: 7 * 24 * 60 * 60 },
+    // Nothing of a crew who logged out while a request was in flight (src/pwa/signedOutCacheGuard.ts).
+    plugins: [signedOutCacheGuard],
   },
 }));
 

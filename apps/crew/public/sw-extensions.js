@@ -4,6 +4,8 @@
  *
  * - `{ type: 'CLEAR_RUNTIME_CACHE' }` (logout): deletes every runtime cache (`inbound-runtime-*`, the
  *   team, hospital statuses and complaint set of the signed-out crew). The precache (the app shell) stays.
+ *   It first bumps `self.inboundCacheEpoch`: the runtime caches' guard plugin (src/pwa/signedOutCacheGuard.ts)
+ *   then refuses to cache the answer of any request that was still in flight.
  * - `{ type: 'WIPE_CASE', caseIds }` (a closed case whose changes were all delivered): deletes every
  *   runtime-cache entry of those cases (`…/twiageCases/{id}`, `/{id}/…`, `?…`). The configured runtime
  *   caches hold no case GETs today; this keeps a lost tablet free of the case if one ever does.
@@ -17,6 +19,7 @@
 (() => {
   const RUNTIME_CACHE_PREFIX = 'inbound-runtime-';
   const CASE_SYNC_PREFIX = 'inbound-case-';
+  self.inboundCacheEpoch = 0;
 
   async function clearRuntimeCaches() {
     const names = await caches.keys();
@@ -65,6 +68,7 @@
       return;
     }
     if (!data || data.type !== 'CLEAR_RUNTIME_CACHE') return;
+    self.inboundCacheEpoch += 1;
     event.waitUntil(
       clearRuntimeCaches().then((cleared) => {
         const port = event.ports && event.ports[0];

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it, vi } from 'vitest';
+import { signedOutCacheGuard } from './signedOutCacheGuard';
 import { RUNTIME_CACHE_PREFIX, SW_MESSAGE } from './swMessages';
 
 const script = readFileSync(path.resolve(import.meta.dirname, '../../public/sw-extensions.js'), 'utf8');
@@ -21,7 +22,7 @@ function loadExtensions() {
     `${RUNTIME_CACHE_PREFIX}hospital-statuses`,
   ]);
   const pages = [{ postMessage: vi.fn() }, { postMessage: vi.fn() }];
-  const self = {
+  const self: { addEventListener: (type: string, listener: Listener) => void; inboundCacheEpoch?: number } = {
     addEventListener: (type: string, listener: Listener) => (listeners[type] ??= []).push(listener),
   };
   /** Cached request URLs per cache name. */
@@ -59,7 +60,7 @@ function loadExtensions() {
     await Promise.all(waits);
     return waits.length;
   };
-  return { dispatch, names, pages, clients, entries };
+  return { dispatch, names, pages, clients, entries, self };
 }
 
 describe('service worker extensions', () => {
@@ -69,6 +70,29 @@ describe('service worker extensions', () => {
     await dispatch('message', { data: { type: SW_MESSAGE.clearRuntimeCache }, ports: [reply] });
     expect([...names]).toEqual(['workbox-precache-v2-http://localhost/']);
     expect(reply.postMessage).toHaveBeenCalledWith(expect.objectContaining({ type: 'RUNTIME_CACHE_CLEARED' }));
+  });
+
+  it('CLEAR_RUNTIME_CACHE starts a new cache epoch, so answers to requests in flight are not cached', async () => {
+    const { dispatch, self } = loadExtensions();
+    expect(self.inboundCacheEpoch).toBe(0);
+    const inFlight = { epoch: 0 };
+    await signedOutCacheGuard.requestWillFetch({
+      request: new Request('http://localhost/v4/hospitals/h/statuses'),
+      state: inFlight,
+    });
+    await dispatch('message', { data: { type: SW_MESSAGE.clearRuntimeCache } });
+    expect(self.inboundCacheEpoch).toBe(1);
+    // The guard reads the epoch from the worker's global scope; here the sandbox's `self` stands for it.
+    vi.stubGlobal('inboundCacheEpoch', self.inboundCacheEpoch);
+    const answer = new Response('[]');
+    expect(await signedOutCacheGuard.cacheWillUpdate({ response: answer, state: inFlight })).toBeNull();
+    const after = { epoch: -1 };
+    await signedOutCacheGuard.requestWillFetch({
+      request: new Request('http://localhost/v4/hospitals/h/statuses'),
+      state: after,
+    });
+    expect(await signedOutCacheGuard.cacheWillUpdate({ response: answer, state: after })).toBe(answer);
+    vi.unstubAllGlobals();
   });
 
   it("WIPE_CASE deletes the runtime-cache entries of those cases only (not another case's, not the precache)", async () => {

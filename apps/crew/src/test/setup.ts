@@ -4,7 +4,7 @@ import 'fake-indexeddb/auto';
 import '@testing-library/jest-dom/vitest';
 import { afterEach } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { FakeWebSocket } from './fakeWebSocket';
+import { FakeWebSocket } from '@inbound/client/testing';
 
 // No network in unit tests: the app's real-time client gets sockets the tests drive themselves.
 globalThis.WebSocket = FakeWebSocket as unknown as typeof WebSocket;

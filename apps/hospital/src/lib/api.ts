@@ -1,19 +1,16 @@
 /**
- * The console's API client. Requests are built from the contract's route table and answers are parsed by
- * the contract's schemas, so a server that drifts from the contract shows up as an error here, not as a
+ * The console's API client: the shared one (@inbound/client). Requests are built from the contract's route
+ * table and answers are parsed by the contract's schemas, so a server that drifts from the contract shows up as an error here, not as a
  * blank field on a screen staff rely on. Errors carry the text to show: the server's `message` as-is
  * (spec §8), or the §8 text for no response, 502, 503 and anything else.
  */
 import {
-  ErrorBody,
-  authorizationHeader,
-  buildPath,
-  createMessages,
-  routes,
-  type RouteName,
-  type Routes,
-} from '@inbound/contract';
-import type { z } from 'zod';
+  createApiClient as createSharedApiClient,
+  type ApiClientOptions as SharedOptions,
+  type ApiFailure,
+  type CallOptions,
+} from '@inbound/client';
+import { ErrorBody, createMessages, type RouteName, type RouteResponse } from '@inbound/contract';
 
 export class ApiError extends Error {
   /** HTTP status, or null when no response arrived. */
@@ -37,73 +34,27 @@ export function errorMessageFor(status: number | null, body: unknown): string {
   return text.unexpected;
 }
 
-type Def<N extends RouteName> = Routes[N];
-type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
-export type ResponseOf<N extends RouteName> = Def<N>['response'] extends z.ZodType
-  ? z.infer<Def<N>['response']>
-  : undefined;
+export type ResponseOf<N extends RouteName> = RouteResponse<N>;
+export type RequestOptions<N extends RouteName> = Pick<CallOptions<N>, 'params' | 'query' | 'body' | 'idempotencyKey'>;
 
-export type RequestOptions<N extends RouteName> = {
-  params?: Def<N> extends { params: z.ZodType } ? Infer<Def<N>['params']> : never;
-  query?: Def<N> extends { query: z.ZodType } ? Infer<Def<N>['query']> : never;
-  body?: Def<N> extends { body: z.ZodType } ? Infer<Def<N>['body']> : never;
-  /** Sent as `Idempotency-Key`: the server answers a retry with the first result instead of acting twice. */
-  idempotencyKey?: string;
-};
-
-export interface ApiClientOptions {
-  /** Origin (and prefix) of the API; '' for the same origin the console is served from. */
-  baseUrl?: string;
-  getToken: () => string | null;
-  /** Called when the server says the token is no longer good (401 on an authenticated call). */
-  onUnauthorized?: () => void;
-  fetch?: typeof fetch;
-}
+export type ApiClientOptions = Omit<SharedOptions, 'toError'>;
 
 export type ApiClient = <N extends RouteName>(name: N, options?: RequestOptions<N>) => Promise<ResponseOf<N>>;
 
-export function createApiClient({
-  baseUrl = '',
-  getToken,
-  onUnauthorized,
-  fetch: fetchImpl,
-}: ApiClientOptions): ApiClient {
-  const doFetch = fetchImpl ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+/** The shared client (@inbound/client), failing with the text to show. */
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const client = createSharedApiClient({ ...options, toError: consoleApiError });
+  return (name, requestOptions) => client.call(name, requestOptions);
+}
 
-  return async function call<N extends RouteName>(name: N, options: RequestOptions<N> = {}): Promise<ResponseOf<N>> {
-    const route = routes[name];
-    const path = buildPath(route.path, (options.params ?? {}) as Record<string, string>);
-    const query = options.query ? `?${new URLSearchParams(options.query as Record<string, string>).toString()}` : '';
-
-    const headers: Record<string, string> = { Accept: 'application/json', 'Created-At': new Date().toISOString() };
-    const token = getToken();
-    if (route.auth && token) headers.Authorization = authorizationHeader(token);
-    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-    if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
-
-    let response: Response;
-    try {
-      response = await doFetch(`${baseUrl}${path}${query}`, {
-        method: route.method,
-        headers,
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      });
-    } catch {
-      throw new ApiError(text.noResponse, null);
-    }
-
-    const body: unknown = await response.json().catch(() => undefined);
-    if (!response.ok) {
-      if (response.status === 401 && route.auth) onUnauthorized?.();
-      throw new ApiError(errorMessageFor(response.status, body), response.status);
-    }
-    if (route.response === null) return undefined as ResponseOf<N>;
-
-    const parsed = route.response.safeParse(body);
-    if (!parsed.success) {
-      console.error(`${route.method} ${route.path}: the answer does not match the contract`, parsed.error.issues);
-      throw new ApiError(text.unexpected, response.status);
-    }
-    return parsed.data as ResponseOf<N>;
-  };
+function consoleApiError(failure: ApiFailure, route: { method: string; path: string }): ApiError {
+  switch (failure.kind) {
+    case 'noResponse':
+      return new ApiError(text.noResponse, null);
+    case 'http':
+      return new ApiError(errorMessageFor(failure.status, failure.body), failure.status);
+    case 'invalidResponse':
+      console.error(`${route.method} ${route.path}: the answer does not match the contract`, failure.issues);
+      return new ApiError(text.unexpected, failure.status);
+  }
 }

@@ -8,6 +8,7 @@ import { AgeGender } from './AgeGender';
 import { destinationOf, isCaseClosable } from './caseModel';
 import { CaseTabs } from './CaseTabs';
 import { CloseCaseDialog, type CloseStep } from './CloseCase';
+import { useCaseChannel } from './caseChannel';
 import { EdAcknowledgement } from './EdAcknowledgement';
 import { HospitalBar, HospitalChoices, HospitalPicker, MAX_HOSPITAL_CHOICES } from './HospitalSelector';
 import { closeCase } from './mutations';
@@ -36,6 +37,7 @@ export function CasePage() {
 
   const location = useLocationUpdates(caseActive && caseData !== null);
   useAutoClose(caseData?.createdAt ?? null, team?.maxCaseLength ?? null);
+  useCaseChannel(caseData?.id ?? null);
 
   // The guard sends the crew to Start when there is no case; nothing to show meanwhile.
   if (!caseData) return null;

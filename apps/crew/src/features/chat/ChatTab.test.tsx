@@ -3,7 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import type { ChatMessage } from '@inbound/contract';
 import { caseOutbox } from '../../lib/caseOutbox';
 import { realtime } from '../../lib/realtime';
-import { FakeWebSocket } from '../../test/fakeWebSocket';
+import { FakeWebSocket } from '@inbound/client/testing';
 import { mockFetch, type MockHandler } from '../../test/fetchMock';
 import { caseTeam, complaintSet, localCase, medic1, signedInSession } from '../../test/fixtures';
 import { renderApp } from '../../test/renderApp';

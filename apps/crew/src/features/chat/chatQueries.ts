@@ -1,17 +1,17 @@
 /**
- * A case's conversation from the server: `GET .../chat-messages` once, then live on `case:{id}`
- * ('chat.message' adds or replaces a message, 'chat.receipt' moves one of the crew's to delivered or
- * read). Every (re)subscribe asks the list again, so whatever came while the socket was down is there.
+ * A case's conversation from the server: `GET .../chat-messages` once, then live from the case's one
+ * subscription (features/case/caseChannel.ts: 'chat.message' adds or replaces a message, 'chat.receipt'
+ * moves one of the crew's to delivered or read). A subscription that may have missed something asks the
+ * list again, so whatever came while the socket was down is there.
  * Messages from the hospital get their receipts back: delivered when this app has them, read when the
  * CHAT tab shows them.
  */
 import { useEffect } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { ChatMessage, ChatReceipt, channelName, type RealtimeEvent } from '@inbound/contract';
+import type { ChatMessage, ChatReceipt } from '@inbound/contract';
 import { api } from '../../lib/apiClient';
 import { isPlaceholderId } from '../../lib/outbox';
 import { queryClient as appQueryClient } from '../../lib/queryClient';
-import { realtime } from '../../lib/realtime';
 import { applyReceipt, upsertMessage } from './chatModel';
 import { chatKeys } from './outgoing';
 
@@ -29,14 +29,6 @@ export function useChatMessages(caseId: string | null, meId: string | null): Cha
     enabled: live,
     staleTime: Number.POSITIVE_INFINITY,
   });
-
-  useEffect(() => {
-    if (!live || !caseId) return;
-    return realtime.subscribe(channelName('case', caseId), {
-      onEvent: (event) => applyChatEvent(caseId, event),
-      onSubscribed: () => void queryClient.invalidateQueries({ queryKey: chatKeys.messages(caseId) }),
-    });
-  }, [caseId, live, queryClient]);
 
   const list = query.data;
   useEffect(() => {
@@ -56,23 +48,14 @@ export function markRead(caseId: string, list: readonly ChatMessage[], meId: str
   }
 }
 
-function applyChatEvent(caseId: string, event: RealtimeEvent): void {
-  const key = chatKeys.messages(caseId);
-  if (event.type === 'chat.message') {
-    const parsed = ChatMessage.safeParse(event.data);
-    if (parsed.success) {
-      appQueryClient.setQueryData<ChatMessage[]>(key, (list = []) => upsertMessage(list, parsed.data));
-      return;
-    }
-  }
-  if (event.type === 'chat.receipt') {
-    const parsed = ChatReceipt.safeParse(event.data);
-    if (parsed.success) {
-      appQueryClient.setQueryData<ChatMessage[]>(key, (list = []) => applyReceipt(list, parsed.data));
-      return;
-    }
-  }
-  if (event.type.startsWith('chat.')) void appQueryClient.invalidateQueries({ queryKey: key });
+/** A chat message of the case channel (parsed by the shared realtime client): added or replaced. */
+export function applyChatMessage(caseId: string, message: ChatMessage): void {
+  appQueryClient.setQueryData<ChatMessage[]>(chatKeys.messages(caseId), (list = []) => upsertMessage(list, message));
+}
+
+/** A receipt of the case channel: one of the crew's messages was delivered or read. */
+export function applyChatReceipt(caseId: string, receipt: ChatReceipt): void {
+  appQueryClient.setQueryData<ChatMessage[]>(chatKeys.messages(caseId), (list = []) => applyReceipt(list, receipt));
 }
 
 /** Each receipt once per page: they are a courtesy to the other side, not something to retry forever. */

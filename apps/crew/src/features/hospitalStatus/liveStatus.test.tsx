@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import type { BroadcastMessage, HospitalStatus } from '@inbound/contract';
 import { realtime } from '../../lib/realtime';
-import { FakeWebSocket } from '../../test/fakeWebSocket';
+import { FakeWebSocket } from '@inbound/client/testing';
 import { mockFetch } from '../../test/fetchMock';
 import { caseTeam, signedInSession } from '../../test/fixtures';
 import { renderApp } from '../../test/renderApp';

@@ -1,24 +1,22 @@
 /**
  * The case's media as the Media tab shows them: the server's list (GET /media/twiage-cases/{id}/uploads,
- * read on open, again when the case channel announces an upload or a finished conversion, and when an
- * upload of this device completes) combined with the items still on this device (mediaQueue).
+ * read on open and when an upload of this device completes; an upload or a finished conversion the case
+ * channel announces is applied to it — features/case/caseChannel.ts) combined with the items still on
+ * this device (mediaQueue).
  */
 import { useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { CASE_CHANNEL_EVENTS, channelName, MEDIA_TYPES, parseChannelMessage } from '@inbound/contract';
+import type { MediaUpload } from '@inbound/contract';
 import { api } from '../../lib/apiClient';
 import { isPlaceholderId } from '../../lib/outbox';
-import { realtime } from '../../lib/realtime';
+import { queryClient as appQueryClient } from '../../lib/queryClient';
 import { mediaCounts, mediaRows, type ServerMedia } from './mediaModel';
 import { useMediaItems, type MediaItem } from './mediaQueue';
 
 export const caseMediaKey = (caseId: string) => ['case-media', caseId] as const;
 
-const MEDIA_EVENTS = new Set<string>(MEDIA_TYPES);
-
 export function useServerMedia(caseId: string | null): ServerMedia | null {
   const live = caseId !== null && !isPlaceholderId(caseId);
-  const queryClient = useQueryClient();
   const query = useQuery({
     queryKey: caseMediaKey(caseId ?? ''),
     queryFn: async ({ signal }): Promise<ServerMedia> => {
@@ -30,22 +28,26 @@ export function useServerMedia(caseId: string | null): ServerMedia | null {
     // Offline the last list stays; the device's own items carry the counts meanwhile.
     retry: false,
   });
-  useEffect(() => {
-    if (!live || caseId === null) return undefined;
-    const refetch = () => void queryClient.invalidateQueries({ queryKey: caseMediaKey(caseId) });
-    return realtime.subscribe(channelName('case', caseId), {
-      onSubscribed: refetch,
-      onEvent: (event) => {
-        const message = parseChannelMessage('case', event);
-        // An upload recorded, or its conversion finished (docs/media.md, step 5).
-        const media =
-          message?.type === CASE_CHANNEL_EVENTS.mediaConverted ||
-          (message?.type === CASE_CHANNEL_EVENTS.caseUpdated && MEDIA_EVENTS.has(message.data.event.type));
-        if (media) refetch();
-      },
-    });
-  }, [caseId, live, queryClient]);
   return query.data ?? null;
+}
+
+/**
+ * An upload the case channel announced (recorded, or its conversion finished), applied to the server's
+ * list as last read. A new one also counts from now: this device's items seen as sent before it are in
+ * the server's list too (the channel delivers in commit order, and their own announcement came first or
+ * is on its way) — the same rule as a read requested now.
+ */
+export function applyMediaUpload(caseId: string, upload: MediaUpload): void {
+  appQueryClient.setQueryData<ServerMedia>(caseMediaKey(caseId), (media) => {
+    if (!media) return media;
+    const at = media.uploads.findIndex((u) => u.id === upload.id);
+    if (at >= 0) return { ...media, uploads: media.uploads.map((u, i) => (i === at ? upload : u)) };
+    return {
+      uploads: [...media.uploads, upload],
+      mediaCounts: { ...media.mediaCounts, [upload.type]: media.mediaCounts[upload.type] + 1 },
+      requestedAt: Date.now(),
+    };
+  });
 }
 
 /**

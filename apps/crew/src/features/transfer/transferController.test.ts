@@ -4,7 +4,7 @@ import { useAlerts } from '../../lib/alerts';
 import { caseOutbox } from '../../lib/caseOutbox';
 import { realtime } from '../../lib/realtime';
 import { resetSessionForTests, useSession } from '../../lib/session';
-import { FakeWebSocket } from '../../test/fakeWebSocket';
+import { FakeWebSocket } from '@inbound/client/testing';
 import { mockFetch, type MockHandler } from '../../test/fetchMock';
 import { localCase, signedInSession } from '../../test/fixtures';
 import {

@@ -1,6 +1,7 @@
 /**
- * One builder per case call of spec §7 (issue 3, "Server calls"): each checks its body against the
- * contract *before* it is queued — a change the server would refuse with 400 is a bug to see at the tap,
+ * One builder per case call of spec §7 (issue 3, "Server calls"): method and path come from the contract's
+ * route table (`routeRequest`, the API client's own), and each checks its body against the contract
+ * *before* it is queued — a change the server would refuse with 400 is a bug to see at the tap,
  * not a rejected entry an hour later — and returns what `outbox.enqueue()` takes.
  *
  *   await outbox.enqueue(caseMutations.patchCase(caseId, { gender: 'F' }));
@@ -19,10 +20,8 @@ import {
   TagValuesBody,
   type CaseEventType,
 } from '@inbound/contract';
+import { routeRequest } from '@inbound/client';
 import type { MutationInput } from './types';
-
-const seg = encodeURIComponent;
-const casePath = (caseId: string) => `/v4/twiageCases/${seg(caseId)}`;
 
 /** Media types that are uploads, and the file name the spec gives each (§4: {eventType}.jpeg, .mp4 or .mp3). */
 export type MediaEventType = Extract<CaseEventType, 'photo' | 'id' | 'ekg' | 'video' | 'voicememo'>;
@@ -43,31 +42,38 @@ export const caseMutations = {
     return {
       caseId: placeholderId,
       kind: 'createCase',
-      method: 'POST',
-      path: `/v4/twiageCases?placeholderId=${seg(placeholderId)}`,
+      ...routeRequest('createCase', { query: { placeholderId } }),
       body: CreateCaseBody.parse(body),
     };
   },
 
   /** PATCH /v4/twiageCases/{id} with exactly one of complaint, destinationHospital, gender, age + agePeriod, arrivedAt. */
   patchCase(caseId: string, body: PatchCaseBody): MutationInput {
-    return { caseId, kind: 'patchCase', method: 'PATCH', path: casePath(caseId), body: PatchCaseBody.parse(body) };
+    return {
+      caseId,
+      kind: 'patchCase',
+      ...routeRequest('patchCase', { params: { id: caseId } }),
+      body: PatchCaseBody.parse(body),
+    };
   },
 
   addTag(caseId: string, tagId: string): MutationInput {
-    return { caseId, kind: 'addTag', method: 'POST', path: `${casePath(caseId)}/tags?tagId=${seg(tagId)}` };
+    return { caseId, kind: 'addTag', ...routeRequest('addCaseTag', { params: { id: caseId }, query: { tagId } }) };
   },
 
   removeTag(caseId: string, tagId: string): MutationInput {
-    return { caseId, kind: 'removeTag', method: 'DELETE', path: `${casePath(caseId)}/tags?tagId=${seg(tagId)}` };
+    return {
+      caseId,
+      kind: 'removeTag',
+      ...routeRequest('removeCaseTag', { params: { id: caseId }, query: { tagId } }),
+    };
   },
 
   tagValues(caseId: string, tagId: string, body: TagValuesBody): MutationInput {
     return {
       caseId,
       kind: 'tagValues',
-      method: 'PATCH',
-      path: `${casePath(caseId)}/tags/${seg(tagId)}/values`,
+      ...routeRequest('caseTagValues', { params: { id: caseId, tagId } }),
       body: TagValuesBody.parse(body),
     };
   },
@@ -76,8 +82,7 @@ export const caseMutations = {
     return {
       caseId,
       kind: 'location',
-      method: 'POST',
-      path: `${casePath(caseId)}/locationUpdates`,
+      ...routeRequest('caseLocation', { params: { id: caseId } }),
       body: LocationUpdateBody.parse(body),
     };
   },
@@ -86,8 +91,7 @@ export const caseMutations = {
     return {
       caseId,
       kind: 'dynamicForm',
-      method: 'PUT',
-      path: `${casePath(caseId)}/dynamicForms/${seg(formId)}`,
+      ...routeRequest('caseDynamicForm', { params: { id: caseId, formId } }),
       body: DynamicFormBody.parse(body),
     };
   },
@@ -97,8 +101,7 @@ export const caseMutations = {
     return {
       caseId,
       kind: 'monitor',
-      method: 'PATCH',
-      path: `/monitor-integration/${seg(type)}/${seg(caseId)}`,
+      ...routeRequest('monitorIntegration', { params: { type, caseId } }),
       body: MonitorIntegrationBody.parse(body),
     };
   },
@@ -107,8 +110,7 @@ export const caseMutations = {
     return {
       caseId,
       kind: 'caseFeedback',
-      method: 'POST',
-      path: `${casePath(caseId)}/case-feedback`,
+      ...routeRequest('caseFeedback', { params: { id: caseId } }),
       body: CaseFeedbackBody.parse(body),
     };
   },
@@ -121,8 +123,7 @@ export const caseMutations = {
     return {
       caseId,
       kind: 'chat',
-      method: 'POST',
-      path: `/notification/twiage-cases/${seg(caseId)}/chat-messages`,
+      ...routeRequest('postChatMessage', { params: { id: caseId } }),
       body: PostChatMessageBody.parse(body),
     };
   },
@@ -141,8 +142,7 @@ export const caseMutations = {
     return {
       caseId,
       kind: 'media',
-      method: 'POST',
-      path: `/media/twiage-cases/${seg(caseId)}/uploads`,
+      ...routeRequest('uploadMedia', { params: { id: caseId } }),
       media: { blob, fileName: `${type}.${MEDIA_EXTENSION[type]}`, fileField: 'data', fields },
     };
   },

@@ -3,11 +3,10 @@
  * token reconnects at once (after a 401 hold or a sign-in), and logout (the token gone) closes the
  * socket and forgets the stored sequence numbers.
  */
+import { CREW_BACKOFF, createLocalSeqStore, createRealtimeClient } from '@inbound/client';
 import { useSession } from '../session';
-import { createRealtimeClient } from './realtimeClient';
-import { createLocalSeqStore } from './seqStore';
 
-export type { ChannelListener, ConnectionState, RealtimeClient } from './realtimeClient';
+export type { ChannelListener, ConnectionState, RealtimeClient } from '@inbound/client';
 
 export const REALTIME_PATH = '/realtime';
 
@@ -20,6 +19,7 @@ export const realtime = createRealtimeClient({
   url: realtimeUrl,
   getToken: () => useSession.getState().jwt?.token ?? null,
   seqStore: createLocalSeqStore(),
+  backoff: CREW_BACKOFF,
 });
 
 useSession.subscribe((state, previous) => {

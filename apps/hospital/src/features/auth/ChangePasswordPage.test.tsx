@@ -9,7 +9,7 @@ import { clearSession, setSession } from '../../lib/session';
 
 vi.mock('../../lib/realtime/realtime', () => ({
   useChannel: () => undefined,
-  useConnectionState: () => 'live',
+  useConnectionState: () => 'open',
 }));
 
 const json = (status: number, body: unknown) =>

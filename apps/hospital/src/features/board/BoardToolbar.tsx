@@ -2,11 +2,13 @@ import { useState } from 'react';
 import { useConnectionState } from '../../lib/realtime/realtime';
 import { audioBlocked, unlockAudio } from './beep';
 
-const CONNECTION_TEXT = {
-  live: 'Live',
-  connecting: 'Connecting…',
-  offline: 'Offline — reconnecting. The board may be out of date.',
-  unauthorized: 'Not connected — sign in again.',
+/** What the board says of the real-time connection (ConnectionState of @inbound/client), and its style. */
+const CONNECTION = {
+  open: { text: 'Live', style: 'live' },
+  idle: { text: 'Connecting…', style: 'connecting' },
+  connecting: { text: 'Connecting…', style: 'connecting' },
+  waiting: { text: 'Offline — reconnecting. The board may be out of date.', style: 'offline' },
+  unauthorized: { text: 'Not connected — sign in again.', style: 'unauthorized' },
 } as const;
 
 /** Whether the board is live, and the alert sound switch (with the browser's one-click audio unlock). */
@@ -15,8 +17,8 @@ export function BoardToolbar({ soundOn, onSoundChange }: { soundOn: boolean; onS
   const [blocked, setBlocked] = useState(audioBlocked);
   return (
     <div className="toolbar">
-      <span className={`connection connection-${connection}`} role="status" data-testid="connection">
-        <span className="connection-dot" aria-hidden="true" /> {CONNECTION_TEXT[connection]}
+      <span className={`connection connection-${CONNECTION[connection].style}`} role="status" data-testid="connection">
+        <span className="connection-dot" aria-hidden="true" /> {CONNECTION[connection].text}
       </span>
       <span className="toolbar-actions">
         {soundOn && blocked && (

@@ -1,4 +1,5 @@
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { BoardCase, BoardCaseDetail, BoardResponse } from '@inbound/contract';
 import { api } from '../../lib/client';
 import { markBoardData, markBoardRead } from './marks';
 
@@ -46,9 +47,20 @@ export function useAcknowledge(hospitalId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (caseId: string) => api('acknowledgeCase', { params: { id: hospitalId, caseId } }),
-    onSuccess: (_answer, caseId) => {
-      void queryClient.invalidateQueries({ queryKey: boardKeys.board(hospitalId), exact: true });
-      void queryClient.invalidateQueries({ queryKey: boardKeys.detail(hospitalId, caseId) });
+    // The answer is the acknowledgement: set on the card and the open case, nothing read again (the
+    // hospital channel brings the same change to every other console).
+    onSuccess: ({ acknowledgement }, caseId) => {
+      queryClient.setQueryData<BoardResponse>(boardKeys.board(hospitalId), (board) =>
+        board ? mapCard(board, caseId, (card) => ({ ...card, acknowledgement })) : board,
+      );
+      queryClient.setQueryData<BoardCaseDetail>(boardKeys.detail(hospitalId, caseId), (detail) =>
+        detail ? { ...detail, acknowledgement } : detail,
+      );
     },
   });
+}
+
+function mapCard(board: BoardResponse, caseId: string, change: (card: BoardCase) => BoardCase): BoardResponse {
+  const apply = (cards: BoardCase[]) => cards.map((card) => (card.id === caseId ? change(card) : card));
+  return { ...board, open: apply(board.open), history: apply(board.history) };
 }

@@ -1,20 +1,21 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { BoardResponse, RealtimeEvent } from '@inbound/contract';
-import { useInboundBoard } from './queries';
+import type { MessageListener } from '@inbound/client';
+import type { BoardCase, BoardResponse, HospitalCaseUpdated, RealtimeEvent } from '@inbound/contract';
+import { boardKeys, useInboundBoard } from './queries';
 import { useBoardUpdates } from './useBoardUpdates';
 
-// The board's wiring between /realtime and the board read: the channel handlers are captured, the API
-// is a mock whose answers the test releases.
+// The board's wiring between /realtime and the board: the channel listener is captured (the messages it
+// gets are already parsed by the shared client), the API is a mock whose answers the test releases.
 const channel = vi.hoisted(() => ({
-  handlers: null as null | { onEvent: (event: RealtimeEvent) => void; onSubscribed?: () => void },
+  handlers: null as null | MessageListener<'hospital'>,
   name: null as string | null,
 }));
 vi.mock('../../lib/realtime/realtime', () => ({
-  useChannel: (name: string, handlers: NonNullable<typeof channel.handlers>) => {
-    channel.name = name;
-    channel.handlers = handlers;
+  useChannelMessages: (kind: string, id: string, listener: MessageListener<'hospital'>) => {
+    channel.name = `${kind}:${id}`;
+    channel.handlers = listener;
   },
 }));
 const api = vi.hoisted(() => ({ call: vi.fn<(name: string) => Promise<unknown>>() }));
@@ -28,7 +29,49 @@ function Board() {
   return <p>{board.isSuccess ? 'loaded' : 'loading'}</p>;
 }
 
+/** A notice of an older server, without the card: this console cannot apply it and reads the board. */
 const notice = (caseId: string): RealtimeEvent => ({ type: 'case.updated', data: { caseId, event: null } });
+
+function card(id: string, overrides: Partial<BoardCase> = {}): BoardCase {
+  return {
+    id,
+    caseNumber: `N-${id}`,
+    complaint: null,
+    tags: [],
+    age: 67,
+    agePeriod: 3,
+    gender: 'F',
+    agency: { id: 'a', name: 'Riverside EMS' },
+    truck: { id: 't', name: 'Medic 1', isALS: true },
+    startedAt: '2026-11-22T11:30:00.000Z',
+    arrivedAt: null,
+    closedAt: null,
+    lastLocation: null,
+    acknowledgement: null,
+    unreadChat: 0,
+    mediaCount: 0,
+    ...overrides,
+  };
+}
+
+/** The hospital channel's `case.updated` with the card after the change (`null`: no longer coming). */
+function cardMessage(caseId: string, after: BoardCase | null) {
+  const data: HospitalCaseUpdated = {
+    caseId,
+    card: after,
+    event: {
+      id: `e-${caseId}`,
+      caseId,
+      seq: 2,
+      createdAt: '2026-11-22T11:40:00.000Z',
+      clientCreatedAt: null,
+      actorUserId: 'u1',
+      type: 'gender',
+      payload: { gender: 'M' },
+    },
+  };
+  return { type: 'case.updated' as const, data };
+}
 
 /** Board reads the test holds open until it releases them. */
 function heldReads() {
@@ -61,11 +104,11 @@ describe('useBoardUpdates', () => {
     release[0]!();
 
     // 20 location reports in a burst: one read.
-    for (let i = 0; i < 20; i++) channel.handlers!.onEvent(notice(`case-${i}`));
+    for (let i = 0; i < 20; i++) channel.handlers!.onUnreadable!(notice(`case-${i}`));
     await waitFor(() => expect(api.call).toHaveBeenCalledTimes(2));
     // While that read is open, more notices: no second read at the same time…
-    channel.handlers!.onEvent(notice('case-3'));
-    channel.handlers!.onEvent(notice('case-4'));
+    channel.handlers!.onUnreadable!(notice('case-3'));
+    channel.handlers!.onUnreadable!(notice('case-4'));
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(api.call).toHaveBeenCalledTimes(2);
     // …and once it ends, exactly one more, which sees their changes.
@@ -77,7 +120,7 @@ describe('useBoardUpdates', () => {
     expect(api.call.mock.calls.every(([name]) => name === 'inboundBoard')).toBe(true);
   });
 
-  it('ignores other notices, and reads the board again on every (re)subscription', async () => {
+  it('reads the board again on a (re)subscription that may have missed something, not on a resume without a hole', async () => {
     const release = heldReads();
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     render(
@@ -87,11 +130,48 @@ describe('useBoardUpdates', () => {
     );
     await waitFor(() => expect(api.call).toHaveBeenCalledTimes(1));
     release[0]!();
-    channel.handlers!.onEvent({ type: 'broadcast.sent', data: {} });
+    channel.handlers!.onMessage({ type: 'broadcast.sent', data: { broadcastId: 'b1' } }, 2);
+    channel.handlers!.onUnreadable!({ type: 'broadcast.sent', data: {} });
+    channel.handlers!.onSubscribed!({ seq: 3, resumed: true });
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(api.call).toHaveBeenCalledTimes(1);
-    channel.handlers!.onSubscribed!();
+    channel.handlers!.onSubscribed!({ seq: 3, resumed: false });
     await waitFor(() => expect(api.call).toHaveBeenCalledTimes(2));
     release[1]!();
+  });
+
+  it('applies a case change to its one card — replaced, moved to the history on arrival, removed — with no read', async () => {
+    const a = card('a');
+    const b = card('b');
+    api.call.mockResolvedValue({ ...BOARD, open: [a, b] });
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <Board />
+      </QueryClientProvider>,
+    );
+    await waitFor(() => expect(client.getQueryData(boardKeys.board('h1'))).toBeDefined());
+    const board = () => client.getQueryData<BoardResponse>(boardKeys.board('h1'))!;
+    const before = board();
+
+    channel.handlers!.onMessage(cardMessage('b', { ...b, gender: 'M' }), 2);
+    expect(board().open.map((c) => [c.id, c.gender])).toEqual([
+      ['a', 'F'],
+      ['b', 'M'],
+    ]);
+    expect(board().open[0]).toBe(before.open[0]); // the other card is the same object: it does not re-render
+
+    channel.handlers!.onMessage(cardMessage('c', card('c')), 3);
+    expect(board().open.map((c) => c.id)).toEqual(['a', 'b', 'c']);
+
+    channel.handlers!.onMessage(cardMessage('a', { ...a, arrivedAt: '2026-11-22T12:00:00.000Z' }), 4);
+    expect(board().open.map((c) => c.id)).toEqual(['b', 'c']);
+    expect(board().history.map((c) => c.id)).toEqual(['a']);
+
+    channel.handlers!.onMessage(cardMessage('c', null), 5);
+    expect(board().open.map((c) => c.id)).toEqual(['b']);
+
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(api.call).toHaveBeenCalledTimes(1); // the first read only
   });
 });

@@ -1,17 +1,21 @@
 import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { HOSPITAL_CHANNEL_EVENTS, parseChannelMessage } from '@inbound/contract';
-import { useChannel } from '../../lib/realtime/realtime';
+import { HOSPITAL_CHANNEL_EVENTS, type BoardResponse } from '@inbound/contract';
+import { useChannelMessages } from '../../lib/realtime/realtime';
+import { applyCaseCard } from './boardCache';
 import { markBoardNotice } from './marks';
 import { boardKeys } from './queries';
 import { createRefreshCoalescer, type RefreshCoalescer } from './refreshCoalescer';
 
 /**
- * Keeps a hospital's board (and any open case of it) fresh. `case.updated` notices on `hospital:{id}`
- * are coalesced (refreshCoalescer.ts): a burst — many crews' location reports — is one board read, and
- * a notice that arrives during a read is followed by another read, so no change is lost. A notice also
- * marks that case's detail stale (read again at once when it is on screen). Every (re)subscription reads
- * the board again rather than trusting that nothing was missed while disconnected.
+ * Keeps a hospital's board (and any open case of it) fresh from `hospital:{id}`. A `case.updated`
+ * carries the case's card after the change: that one card is replaced in the cached board (boardCache.ts)
+ * — no board read — and the case's detail is marked stale (read again only when it is on screen).
+ *
+ * The board is read again only when a message may have been missed: a (re)subscription that did not
+ * resume without a hole, a message this console cannot read (a newer server's), or a change that came
+ * while a read was running (its answer may predate the change). Those reads are coalesced
+ * (refreshCoalescer.ts): a burst is one read, and a notice during a read is followed by another.
  */
 export function useBoardUpdates(hospitalId: string): void {
   const queryClient = useQueryClient();
@@ -27,23 +31,30 @@ export function useBoardUpdates(hospitalId: string): void {
     };
   }, [queryClient, hospitalId]);
 
-  const refreshBoard = () => {
+  const readBoardAgain = () => {
     if (coalescer.current) coalescer.current.notify();
     else void queryClient.invalidateQueries({ queryKey: boardKeys.board(hospitalId), exact: true });
   };
 
-  useChannel(`hospital:${hospitalId}`, {
-    onEvent(event) {
+  useChannelMessages('hospital', hospitalId, {
+    onMessage(message) {
+      if (message.type !== HOSPITAL_CHANNEL_EVENTS.caseUpdated) return;
+      markBoardNotice();
+      const { caseId, card } = message.data;
+      const key = boardKeys.board(hospitalId);
+      const board = queryClient.getQueryData<BoardResponse>(key);
+      if (board) queryClient.setQueryData<BoardResponse>(key, applyCaseCard(board, caseId, card));
+      if (!board || queryClient.isFetching({ queryKey: key, exact: true }) > 0) readBoardAgain();
+      void queryClient.invalidateQueries({ queryKey: boardKeys.detail(hospitalId, caseId) });
+    },
+    onUnreadable(event) {
       if (event.type !== HOSPITAL_CHANNEL_EVENTS.caseUpdated) return;
       markBoardNotice();
-      refreshBoard();
-      const message = parseChannelMessage('hospital', event);
-      if (message?.type === HOSPITAL_CHANNEL_EVENTS.caseUpdated) {
-        void queryClient.invalidateQueries({ queryKey: boardKeys.detail(hospitalId, message.data.caseId) });
-      }
+      readBoardAgain();
     },
-    onSubscribed() {
-      refreshBoard();
+    onSubscribed({ resumed }) {
+      if (resumed) return;
+      readBoardAgain();
       // The open case details of this hospital (['inbound', id, caseId]); the board itself goes above.
       void queryClient.invalidateQueries({
         predicate: ({ queryKey }) => queryKey.length === 3 && queryKey[0] === 'inbound' && queryKey[1] === hospitalId,

@@ -1,18 +1,20 @@
 /**
  * What the case detail reads beside the case itself — its uploads, its chat, the crews' feedback — and
- * how it stays live: the `case:{id}` channel carries `chat.message`, `chat.receipt` and `case.updated`
- * (an upload recorded, or with `event: null` a conversion finished). Every (re)subscription reads all
- * three again rather than trusting that nothing was missed while the socket was down.
+ * how it stays live: the `case:{id}` channel carries `chat.message`, `chat.receipt`, `media.converted`
+ * and `case.updated` (an upload recorded, feedback given), each applied to the caches. Every
+ * (re)subscription reads all three again rather than trusting that nothing was missed while the socket
+ * was down.
  */
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
-  CASE_CHANNEL_EVENTS,
-  parseChannelMessage,
-  ChatMessage,
-  ChatReceipt,
   MEDIA_ACCESS_TTL_MS,
-  MEDIA_TYPES,
+  isMediaCaseEvent,
+  parseChannelMessage,
+  type ChatMessage,
   type ChatMessagesResponse,
+  type ChatReceipt,
+  type MediaListResponse,
+  type MediaUpload,
   type RealtimeEvent,
 } from '@inbound/contract';
 import { api } from '../../lib/client';
@@ -65,8 +67,6 @@ export function useMediaLink(caseId: string, uploadId: string | null, enabled = 
   });
 }
 
-const MEDIA_EVENTS = new Set<string>(MEDIA_TYPES);
-
 /** Adds a message to the cached chat once (a message can arrive live and in a re-read). */
 export function mergeChatMessage(
   current: ChatMessagesResponse | undefined,
@@ -95,7 +95,12 @@ export function applyReceipt(
   };
 }
 
-/** Applies one event of `case:{caseId}` to the detail's caches. Exported for tests. */
+/**
+ * Applies one message of `case:{caseId}` to the detail's caches, parsed with the contract's schema for
+ * the case channel: a chat message or receipt, an upload (recorded or converted) and feedback are applied
+ * or marked stale one by one. A message this console cannot read (an older or newer server's) marks all
+ * of them stale. Exported for tests.
+ */
 export function handleCaseEvent(
   queryClient: QueryClient,
   hospitalId: string,
@@ -104,45 +109,62 @@ export function handleCaseEvent(
   onCrewMessage?: (message: ChatMessage) => void,
 ): void {
   const chatKey = caseKeys.chat(hospitalId, caseId);
-  switch (event.type) {
-    case 'chat.message': {
-      const parsed = ChatMessage.safeParse(event.data);
-      if (!parsed.success) {
-        void queryClient.invalidateQueries({ queryKey: chatKey });
-        return;
-      }
-      queryClient.setQueryData<ChatMessagesResponse>(chatKey, (current) => mergeChatMessage(current, parsed.data));
-      if (parsed.data.source !== 'web_hospital') onCrewMessage?.(parsed.data);
+  const message = parseChannelMessage('case', event);
+  if (message === null) {
+    void queryClient.invalidateQueries({ queryKey: chatKey });
+    void queryClient.invalidateQueries({ queryKey: caseKeys.feedback(hospitalId, caseId) });
+    readMediaAgain(queryClient, hospitalId, caseId);
+    return;
+  }
+  switch (message.type) {
+    case 'chat.message':
+      queryClient.setQueryData<ChatMessagesResponse>(chatKey, (current) => mergeChatMessage(current, message.data));
+      if (message.data.source !== 'web_hospital') onCrewMessage?.(message.data);
       return;
-    }
-    case 'chat.receipt': {
-      const parsed = ChatReceipt.safeParse(event.data);
-      if (parsed.success) {
-        queryClient.setQueryData<ChatMessagesResponse>(chatKey, (current) => applyReceipt(current, parsed.data));
-      }
+    case 'chat.receipt':
+      queryClient.setQueryData<ChatMessagesResponse>(chatKey, (current) => applyReceipt(current, message.data));
       return;
-    }
-    case CASE_CHANNEL_EVENTS.mediaConverted:
-    case CASE_CHANNEL_EVENTS.caseUpdated: {
-      const message = parseChannelMessage('case', event);
-      const type = message?.type === CASE_CHANNEL_EVENTS.caseUpdated ? message.data.event.type : null;
-      // A finished conversion, or an upload recorded: re-read the uploads.
-      if (message?.type === CASE_CHANNEL_EVENTS.mediaConverted || (type !== null && MEDIA_EVENTS.has(type))) {
-        void queryClient.invalidateQueries({ queryKey: caseKeys.media(hospitalId, caseId) });
-        // A voice memo's link was refused while it was converting: ask again.
-        void queryClient.invalidateQueries({
-          queryKey: ['media-link', caseId],
-          predicate: (q) => q.state.status === 'error',
-        });
+    case 'media.converted':
+      return applyUpload(queryClient, hospitalId, caseId, message.data.upload);
+    case 'case.updated': {
+      const { event: changed, upload } = message.data;
+      if (isMediaCaseEvent(changed)) {
+        if (upload) applyUpload(queryClient, hospitalId, caseId, upload);
+        else readMediaAgain(queryClient, hospitalId, caseId);
       }
-      if (type === 'caseFeedback') {
+      if (changed.type === 'caseFeedback') {
         void queryClient.invalidateQueries({ queryKey: caseKeys.feedback(hospitalId, caseId) });
       }
       return;
     }
-    default:
-      return;
   }
+}
+
+/** An upload recorded or converted: replaced in (or added to) the cached list, no read. */
+function applyUpload(queryClient: QueryClient, hospitalId: string, caseId: string, upload: MediaUpload): void {
+  queryClient.setQueryData<MediaListResponse>(caseKeys.media(hospitalId, caseId), (current) => {
+    if (!current) return current;
+    const at = current.uploads.findIndex((u) => u.id === upload.id);
+    if (at >= 0) return { ...current, uploads: current.uploads.map((u, i) => (i === at ? upload : u)) };
+    return {
+      uploads: [...current.uploads, upload],
+      mediaCounts: { ...current.mediaCounts, [upload.type]: current.mediaCounts[upload.type] + 1 },
+    };
+  });
+  retryRefusedLinks(queryClient, caseId);
+}
+
+function readMediaAgain(queryClient: QueryClient, hospitalId: string, caseId: string): void {
+  void queryClient.invalidateQueries({ queryKey: caseKeys.media(hospitalId, caseId) });
+  retryRefusedLinks(queryClient, caseId);
+}
+
+/** A voice memo's link was refused while it was converting: ask again. */
+function retryRefusedLinks(queryClient: QueryClient, caseId: string): void {
+  void queryClient.invalidateQueries({
+    queryKey: ['media-link', caseId],
+    predicate: (q) => q.state.status === 'error',
+  });
 }
 
 /** Keeps the media, chat and feedback of the open case live over `case:{caseId}`. */

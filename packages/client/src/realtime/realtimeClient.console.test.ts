@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REALTIME_CLOSE, type ClientFrame } from '@inbound/contract';
 import { createRealtimeClient, type SocketLike } from './realtimeClient';
-import { RESTART_RECONNECT_MS, reconnectDelayMs } from './reconnectDelay';
+import { CONSOLE_BACKOFF, RESTART_RECONNECT_MS, reconnectDelayMs } from './reconnectDelay';
+import { HEARTBEAT_MARGIN_MS } from './realtimeClient';
 
 class FakeSocket implements SocketLike {
   readyState = 0;
@@ -26,7 +27,8 @@ class FakeSocket implements SocketLike {
   }
 }
 
-describe('console realtime client', () => {
+// The console's use of the shared client: its back-off, an in-memory sequence store, no online events.
+describe('realtime client, as the console uses it', () => {
   let sockets: FakeSocket[];
   beforeEach(() => {
     vi.useFakeTimers();
@@ -39,6 +41,8 @@ describe('console realtime client', () => {
       url: 'ws://x/realtime',
       getToken: () => token,
       random: () => 0,
+      backoff: CONSOLE_BACKOFF,
+      onlineEvents: null,
       createSocket: () => {
         const s = new FakeSocket();
         sockets.push(s);
@@ -55,7 +59,7 @@ describe('console realtime client', () => {
     s.open();
     expect(s.sent).toEqual([{ type: 'auth', token: 'jwt' }]);
     s.receive({ type: 'ready', userId: 'u', heartbeatMs: 10_000 });
-    expect(client.state()).toBe('live');
+    expect(client.state()).toBe('open');
     expect(s.sent[1]).toEqual({ type: 'subscribe', channel: 'hospital:h1' });
     s.receive({ type: 'subscribed', channel: 'hospital:h1', seq: 4 });
     expect(subscribed).toHaveBeenCalledOnce();
@@ -73,8 +77,8 @@ describe('console realtime client', () => {
     first.receive({ type: 'ready', userId: 'u', heartbeatMs: 10_000 });
     first.receive({ type: 'message', channel: 'hospital:h1', seq: 9, event: { type: 'case.updated', data: null } });
     first.close(1006);
-    expect(client.state()).toBe('offline');
-    vi.advanceTimersByTime(reconnectDelayMs(1, 0) - 1);
+    expect(client.state()).toBe('waiting');
+    vi.advanceTimersByTime(reconnectDelayMs(1, 0, CONSOLE_BACKOFF) - 1);
     expect(sockets).toHaveLength(1);
     vi.advanceTimersByTime(1);
     const second = sockets[1]!;
@@ -110,9 +114,10 @@ describe('console realtime client', () => {
     s.receive({ type: 'ready', userId: 'u', heartbeatMs: 1_000 });
     vi.advanceTimersByTime(1_000);
     expect(s.sent.at(-1)).toEqual({ type: 'ping' });
-    vi.advanceTimersByTime(4_000);
-    expect(client.state()).toBe('offline');
-    vi.advanceTimersByTime(reconnectDelayMs(1, 0));
+    // Silence for two beats plus the margin, counted from the last frame heard (the ready frame).
+    vi.advanceTimersByTime(2 * 1_000 + HEARTBEAT_MARGIN_MS);
+    expect(client.state()).toBe('waiting');
+    vi.advanceTimersByTime(reconnectDelayMs(1, 0, CONSOLE_BACKOFF));
     expect(sockets).toHaveLength(2);
   });
 
@@ -127,8 +132,8 @@ describe('console realtime client', () => {
   });
 
   it('grows the back-off and caps it', () => {
-    expect(reconnectDelayMs(1, 0)).toBe(250);
-    expect(reconnectDelayMs(3, 1)).toBe(2_000);
-    expect(reconnectDelayMs(20, 1)).toBe(15_000);
+    expect(reconnectDelayMs(1, 0, CONSOLE_BACKOFF)).toBe(250);
+    expect(reconnectDelayMs(3, 1, CONSOLE_BACKOFF)).toBe(2_000);
+    expect(reconnectDelayMs(20, 1, CONSOLE_BACKOFF)).toBe(15_000);
   });
 });

@@ -1,31 +1,44 @@
 /**
- * The crew app's side of `/realtime` (packages/contract/src/realtime.ts; ARCHITECTURE.md "Real time").
+ * The client side of `/realtime` (packages/contract/src/realtime.ts; docs/realtime.md), one for the crew
+ * app and the console.
  *
- * - One socket per tab, opened when something subscribes and a token exists. The first frame is `auth`
- *   (the JWT never goes in the URL); channels are (re)subscribed after the server's `ready`.
- * - Per channel the last sequence number seen is kept (`SeqStore`, persisted): every (re)subscribe sends
- *   it, so the gateway replays exactly what was missed. A message at or below it is a double and is
- *   dropped; one beyond the next number is a gap: it is not delivered, and the channel is subscribed
- *   again from the last number, which replays the missing ones in order.
- * - Heartbeat: a `ping` every `heartbeatMs` of the `ready` frame; if nothing at all arrives for two
- *   beats plus a margin the connection is taken as dead (half-open sockets never report a close).
- * - Lost connections come back by themselves, with exponential back-off + jitter (reconnectDelay.ts),
- *   at once when the browser says it is online again. A refused token (4401/4403) stops the retries
- *   until the token changes (`reconnect()`), instead of hammering the gateway with a dead token.
+ * - One socket, opened when something subscribes and a token exists. The first frame is `auth` (the JWT
+ *   never goes in the URL); channels are (re)subscribed after the server's `ready`.
+ * - Every frame is parsed with the contract's `ServerFrame`; a frame that does not parse is dropped.
+ * - Per channel the last sequence number seen is kept (`SeqStore`; the crew's is persisted): every
+ *   (re)subscribe sends it, so the gateway replays exactly what was missed. A message at or below it is a
+ *   double and is dropped; one beyond the next number is a gap: it is not delivered, and the channel is
+ *   subscribed again from the last number, which replays the missing ones in order.
+ * - `onSubscribed` says whether the subscription *resumed* without a hole (every message since the number
+ *   sent was delivered): a listener that applies events to a cache need not read anything again then.
+ *   A first subscription, or a catch-up the gateway could not complete (messages past its retention),
+ *   is not resumed: the listener reads the state again.
+ * - Heartbeat: a `ping` every `heartbeatMs` of the `ready` frame; if nothing at all arrives for two beats
+ *   plus a margin the connection is taken as dead (half-open sockets never report a close).
+ * - Lost connections come back by themselves, with exponential back-off + jitter (reconnectDelay.ts), at
+ *   once when the browser says it is online again. A refused token (4401/4403) stops the retries until
+ *   the token changes (`reconnect()`), instead of hammering the gateway with a dead token.
  * - `close()` (logout) closes the socket, forgets every subscription and the stored numbers.
  */
 import { REALTIME_CLOSE, ServerFrame, type ClientFrame, type RealtimeEvent } from '@inbound/contract';
-import { RESTART_RECONNECT_MS, reconnectDelayMs } from './reconnectDelay';
-import type { SeqStore } from './seqStore';
+import { CREW_BACKOFF, RESTART_RECONNECT_MS, reconnectDelayMs, type Backoff } from './reconnectDelay';
+import { createMemorySeqStore, type SeqStore } from './seqStore';
 
 export type ConnectionState = 'idle' | 'connecting' | 'open' | 'waiting' | 'unauthorized';
+
+export interface SubscribedInfo {
+  /** The channel's number after any catch-up. */
+  seq: number;
+  /** True when every message since the number this client held was delivered (nothing to read again). */
+  resumed: boolean;
+}
 
 export interface ChannelListener {
   onEvent(event: RealtimeEvent, seq: number): void;
   /** The gateway refused the subscription (not this user's channel, unknown id). */
   onError?(message: string): void;
-  /** The subscription is (again) live; `seq` is the channel's number after any catch-up. */
-  onSubscribed?(seq: number): void;
+  /** The subscription is (again) live. */
+  onSubscribed?(info: SubscribedInfo): void;
 }
 
 export interface RealtimeClient {
@@ -50,25 +63,33 @@ export interface SocketLike {
 }
 
 export interface RealtimeClientOptions {
-  url: () => string;
+  url: string | (() => string);
   getToken: () => string | null;
-  seqStore: SeqStore;
+  /** Default: in memory (the console: a new tab reads its board anyway). */
+  seqStore?: SeqStore;
+  backoff?: Backoff;
   createSocket?: (url: string) => SocketLike;
   random?: () => number;
   now?: () => number;
   /** Until `ready` arrives; a gateway that never answers the auth frame counts as a lost connection. */
   authTimeoutMs?: number;
+  /** Where `online` events come from (default: `window` when there is one). */
+  onlineEvents?: Pick<Window, 'addEventListener'> | null;
 }
 
 const OPEN = 1;
 const DEFAULT_AUTH_TIMEOUT_MS = 10_000;
 /** Beyond two missed heartbeats: allowance for a slow cellular round trip. */
-const HEARTBEAT_MARGIN_MS = 5_000;
+export const HEARTBEAT_MARGIN_MS = 5_000;
 
 interface ChannelEntry {
   listeners: Set<ChannelListener>;
   /** A subscribe frame is out and its `subscribed` answer not yet in: gaps are not re-requested meanwhile. */
   pending: boolean;
+  /** The subscribe out carried a number (a resume). */
+  resuming: boolean;
+  /** During the catch-up a message came beyond the next number: the gateway no longer has what is between. */
+  hole: boolean;
   refused: boolean;
 }
 
@@ -76,8 +97,10 @@ export function createRealtimeClient(options: RealtimeClientOptions): RealtimeCl
   const createSocket = options.createSocket ?? ((url: string) => new WebSocket(url) as unknown as SocketLike);
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;
+  const backoff = options.backoff ?? CREW_BACKOFF;
   const authTimeoutMs = options.authTimeoutMs ?? DEFAULT_AUTH_TIMEOUT_MS;
-  const { seqStore } = options;
+  const seqStore = options.seqStore ?? createMemorySeqStore();
+  const url = typeof options.url === 'string' ? () => options.url as string : options.url;
 
   const channels = new Map<string, ChannelEntry>();
   const stateListeners = new Set<(state: ConnectionState) => void>();
@@ -102,7 +125,9 @@ export function createRealtimeClient(options: RealtimeClientOptions): RealtimeCl
   const sendSubscribe = (channel: string, entry: ChannelEntry) => {
     if (current !== 'open') return;
     entry.pending = true;
+    entry.hole = false;
     const lastSeq = seqStore.get(channel);
+    entry.resuming = lastSeq !== undefined;
     send(lastSeq === undefined ? { type: 'subscribe', channel } : { type: 'subscribe', channel, lastSeq });
   };
 
@@ -126,6 +151,7 @@ export function createRealtimeClient(options: RealtimeClientOptions): RealtimeCl
     }
   };
 
+  /** `serverRestart`: the server closed with "restart" (it is draining) — another process takes us. */
   const scheduleReconnect = (serverRestart = false) => {
     dropSocket();
     for (const entry of channels.values()) entry.pending = false;
@@ -136,7 +162,7 @@ export function createRealtimeClient(options: RealtimeClientOptions): RealtimeCl
     const delay =
       serverRestart && failures === 0
         ? Math.round(random() * RESTART_RECONNECT_MS)
-        : reconnectDelayMs(failures + 1, random());
+        : reconnectDelayMs(failures + 1, random(), backoff);
     failures += 1;
     setState('waiting');
     if (retryTimer) clearTimeout(retryTimer);
@@ -172,9 +198,13 @@ export function createRealtimeClient(options: RealtimeClientOptions): RealtimeCl
         if (!entry) return;
         entry.pending = false;
         const last = seqStore.get(frame.channel);
-        // Below what we hold: the server's numbering started again (a reset store); ours is stale.
-        if (last === undefined || frame.seq < last) seqStore.set(frame.channel, frame.seq);
-        for (const listener of [...entry.listeners]) listener.onSubscribed?.(frame.seq);
+        // Short of the channel's number after the catch-up: what is between is gone from the gateway (the
+        // listener reads the state again). Beyond it: the server's numbering started again; ours is stale.
+        const complete = last !== undefined && last === frame.seq;
+        if (!complete) seqStore.set(frame.channel, frame.seq);
+        const info: SubscribedInfo = { seq: frame.seq, resumed: entry.resuming && complete && !entry.hole };
+        entry.hole = false;
+        for (const listener of [...entry.listeners]) listener.onSubscribed?.(info);
         return;
       }
       case 'message': {
@@ -183,7 +213,8 @@ export function createRealtimeClient(options: RealtimeClientOptions): RealtimeCl
         const last = seqStore.get(frame.channel);
         if (last !== undefined && frame.seq <= last) return;
         if (last !== undefined && frame.seq > last + 1) {
-          if (!entry.pending) sendSubscribe(frame.channel, entry);
+          if (entry.pending) entry.hole = true;
+          else sendSubscribe(frame.channel, entry);
           return;
         }
         seqStore.set(frame.channel, frame.seq);
@@ -225,7 +256,7 @@ export function createRealtimeClient(options: RealtimeClientOptions): RealtimeCl
     setState('connecting');
     let created: SocketLike;
     try {
-      created = createSocket(options.url());
+      created = createSocket(url());
     } catch {
       scheduleReconnect();
       return;
@@ -260,13 +291,14 @@ export function createRealtimeClient(options: RealtimeClientOptions): RealtimeCl
     open();
   };
 
-  if (typeof window !== 'undefined') window.addEventListener('online', reconnectNow);
+  const onlineEvents = options.onlineEvents !== undefined ? options.onlineEvents : globalWindow();
+  onlineEvents?.addEventListener('online', reconnectNow);
 
   return {
     subscribe(channel, listener) {
       let entry = channels.get(channel);
       if (!entry) {
-        entry = { listeners: new Set(), pending: false, refused: false };
+        entry = { listeners: new Set(), pending: false, resuming: false, hole: false, refused: false };
         channels.set(channel, entry);
         entry.listeners.add(listener);
         if (socket) sendSubscribe(channel, entry);
@@ -303,4 +335,8 @@ export function createRealtimeClient(options: RealtimeClientOptions): RealtimeCl
       setState('idle');
     },
   };
+}
+
+function globalWindow(): Pick<Window, 'addEventListener'> | null {
+  return typeof window === 'undefined' ? null : window;
 }

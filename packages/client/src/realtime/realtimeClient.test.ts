@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REALTIME_CLOSE, type RealtimeEvent } from '@inbound/contract';
-import { FakeWebSocket as FakeSocket } from '../../test/fakeWebSocket';
+import { FakeWebSocket as FakeSocket } from './fakeWebSocket';
 import { createRealtimeClient, type RealtimeClient } from './realtimeClient';
-import { RECONNECT_CAP_MS, RESTART_RECONNECT_MS, reconnectDelayMs } from './reconnectDelay';
+import { CREW_BACKOFF, RESTART_RECONNECT_MS, reconnectDelayMs } from './reconnectDelay';
 import { createMemorySeqStore, type SeqStore } from './seqStore';
 
 let sockets: FakeSocket[];
@@ -88,6 +88,34 @@ describe('realtime client', () => {
     expect(seqStore.get('case:c1')).toBe(10);
   });
 
+  it('says whether a subscription resumed without a hole; a catch-up past the retention is not re-requested', () => {
+    const infos: Array<{ seq: number; resumed: boolean }> = [];
+    const seen: number[] = [];
+    client.subscribe('case:c1', { onEvent: (_event, seq) => seen.push(seq), onSubscribed: (info) => infos.push(info) });
+    connect();
+    last().frame({ type: 'subscribed', channel: 'case:c1', seq: 4 });
+    last().message('case:c1', 5);
+    last().drop();
+    vi.advanceTimersByTime(CREW_BACKOFF.capMs);
+    connect();
+    last().message('case:c1', 6);
+    last().frame({ type: 'subscribed', channel: 'case:c1', seq: 6 });
+    last().drop();
+    vi.advanceTimersByTime(CREW_BACKOFF.capMs);
+    connect();
+    // 7 and 8 are past the gateway's retention: the catch-up starts at 9.
+    last().message('case:c1', 9);
+    last().frame({ type: 'subscribed', channel: 'case:c1', seq: 9 });
+    last().message('case:c1', 10);
+    expect(infos).toEqual([
+      { seq: 4, resumed: false },
+      { seq: 6, resumed: true },
+      { seq: 9, resumed: false },
+    ]);
+    expect(seen).toEqual([5, 6, 10]);
+    expect(last().subscribes()).toHaveLength(1);
+  });
+
   it('resubscribes every channel with its last number after a reconnect, and survives a reload through the store', () => {
     const a = collect('case:c1');
     collect('broadcast:a1');
@@ -97,7 +125,7 @@ describe('realtime client', () => {
     last().frame({ type: 'subscribed', channel: 'broadcast:a1', seq: 30 });
     last().drop();
     expect(client.state()).toBe('waiting');
-    vi.advanceTimersByTime(RECONNECT_CAP_MS);
+    vi.advanceTimersByTime(CREW_BACKOFF.capMs);
     expect(sockets).toHaveLength(2);
     connect();
     expect(last().subscribes()).toEqual([
@@ -119,9 +147,9 @@ describe('realtime client', () => {
     expect(reconnectDelayMs(1, 0)).toBe(500);
     expect(reconnectDelayMs(1, 0.999)).toBe(1_000);
     expect(reconnectDelayMs(3, 0)).toBe(2_000);
-    expect(reconnectDelayMs(20, 0.999)).toBeLessThanOrEqual(RECONNECT_CAP_MS);
-    expect(reconnectDelayMs(20, 0.999)).toBeGreaterThan(RECONNECT_CAP_MS - 20);
-    expect(reconnectDelayMs(20, 0)).toBe(RECONNECT_CAP_MS / 2);
+    expect(reconnectDelayMs(20, 0.999)).toBeLessThanOrEqual(CREW_BACKOFF.capMs);
+    expect(reconnectDelayMs(20, 0.999)).toBeGreaterThan(CREW_BACKOFF.capMs - 20);
+    expect(reconnectDelayMs(20, 0)).toBe(CREW_BACKOFF.capMs / 2);
 
     make(() => 0); // the fixed half only: 500, 1000, 2000, ...
     collect('case:c1');

@@ -1,0 +1,3 @@
+export * from './apiClient';
+export * from './routeRequest';
+export * from './realtime/index';

@@ -1,0 +1,4 @@
+export * from './realtimeClient';
+export * from './reconnectDelay';
+export * from './seqStore';
+export * from './channels';
