@@ -59,6 +59,28 @@ describe.each(dialects)('real-time features on %s', (dialect) => {
     const first = ChatMessage.parse((await send(t, 'POST', path, medic1, { body, key })).json());
     const again = await send(t, 'POST', path, medic1, { body, key });
     expect(ChatMessage.parse(again.json())._id).toBe(first._id);
+    // A voice memo names a recording of this case (as the media upload stores it).
+    await t.database.db
+      .insertInto('case_media')
+      .values({
+        id: 'media-1',
+        case_id: id,
+        type: 'voicememo',
+        status: 'ready',
+        event_id: randomUUID(),
+        uploaded_by: IDS.users.medic1,
+        original_key: 'media-1/original',
+        original_content_type: 'audio/webm',
+        original_size: 10,
+        output_key: null,
+        output_content_type: null,
+        output_size: null,
+        duration_ms: null,
+        failure: null,
+        created_at: t.clock.now().toISOString(),
+        converted_at: null,
+      })
+      .execute();
     const memo = await send(t, 'POST', path, medic1, {
       body: { ...body, message: '', type: 'VOICE_MEMO', mediaId: 'media-1', length: 4.5 },
     });

@@ -135,9 +135,10 @@ describe('inbound case reads: media, chat, feedback for the destination ED', () 
     const res = await send(t, 'GET', chatPath(RIVERSIDE, caseId), ed1, { key: null });
     expect(res.statusCode, res.body).toBe(200);
     const body = ChatMessagesResponse.parse(res.json());
+    // Who sent each is the signed-in side's organisation, whatever the body claimed.
     expect(body.messages.map((m) => [m.content, m.senderOrganization])).toEqual([
       ['BP 180/100', 'Riverside EMS'],
-      ['Bay 3', 'Riverside Regional'],
+      ['Bay 3', 'Riverside Regional Medical Center'],
     ]);
     expect(await audit(caseId)).toContainEqual({ user_id: IDS.users.ed1, hospital_id: RIVERSIDE, access: 'chat' });
   });

@@ -183,7 +183,8 @@ describe('push routes', () => {
     expect(push.headers.authorization).toMatch(new RegExp(`^vapid t=[\\w-]+\\.[\\w-]+\\.[\\w-]+, k=${publicKey}$`));
     const payload = PushPayload.parse(JSON.parse(decryptPush(push.body, keys)));
     expect(payload).toMatchObject({ type: 'chat.message', caseId, url: '/case' });
-    expect(payload.body).toContain('Riverside Regional ED');
+    // The sender is the ED's hospital as the server knows it, not what the body said.
+    expect(payload.body).toContain('Riverside Regional Medical Center');
     expect(payload.body).not.toContain('stroke');
 
     await new Promise((r) => setTimeout(r, 200));
