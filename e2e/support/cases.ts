@@ -372,7 +372,7 @@ export function strokeScript(): ScriptedChange[] {
 
 /** What the screen must show after the whole script (checked after each offline reload). */
 export async function expectScriptShown(page: Page): Promise<void> {
-  await expect(page.getByRole('button', { name: 'Age 67 Years' })).toBeVisible();
+  await expect(ageField(page, 'Years')).toHaveValue('67');
   await expect(page.getByRole('button', { name: 'Female', exact: true })).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByRole('button', { name: 'Male', exact: true })).toHaveAttribute('aria-pressed', 'false');
   for (const [section, tag, pressed] of [

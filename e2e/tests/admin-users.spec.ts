@@ -34,6 +34,7 @@ test('admin invites an ED nurse, who changes the one-time password and sees the 
     'Complaint sets',
     'Users',
     'Audit log',
+    'Protocol questions',
   ]);
   await expect(admin.getByRole('table')).toContainText(users.ed1.displayName);
 
