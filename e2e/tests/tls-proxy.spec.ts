@@ -1,8 +1,11 @@
 /**
  * TLS at a reverse proxy, as docs/deploy.md sets it up: Debian's nginx (scripts/ensure-nginx.sh) runs
  * deploy/nginx/inbound.conf itself — only the ports, the certificate (self-signed, made here with
- * openssl) and the upstream are put in — in front of the suite's server. The crew app, the hospital
- * console and /realtime are driven through it over https/wss.
+ * openssl) and the upstream are put in — in front of a server of its own, configured as docs/deploy.md
+ * says a server behind the proxy must be: PUBLIC_URL the public https origin, TRUST_PROXY=1. (The suite's
+ * server is neither: the browser's Origin over the proxy, https://host:port, is not the plain http origin
+ * that server sees, and /realtime rightly refuses it.) The crew app, the hospital console and /realtime
+ * are driven through it over https/wss.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +15,7 @@ import { expect, request, test, type Page } from '@playwright/test';
 import { hospitals, teams, users } from '../support/demo';
 import { signInToConsole } from '../support/console';
 import { signInToStart } from '../support/crew';
-import { REPO_ROOT, freePort } from '../support/server';
+import { REPO_ROOT, SERVER_COMMAND, freePort, freshDataDir, serverEnv, waitForHealth } from '../support/server';
 
 const NGINX = ['/usr/sbin/nginx', 'nginx'].find((bin) => {
   try {
@@ -24,11 +27,14 @@ const NGINX = ['/usr/sbin/nginx', 'nginx'].find((bin) => {
 });
 
 let dir: string;
+let dataDir: string;
+let server: ChildProcess;
 let nginx: ChildProcess;
 let httpsUrl: string;
 let httpUrl: string;
 
 test.beforeAll(async () => {
+  test.setTimeout(90_000); // a server of its own to start
   if (!NGINX) throw new Error('nginx not installed: run scripts/ensure-nginx.sh');
   dir = mkdtempSync(path.join(tmpdir(), 'inbound-tls-'));
   execFileSync(
@@ -52,9 +58,22 @@ test.beforeAll(async () => {
     ],
     { stdio: 'ignore' },
   );
-  const [tlsPort, plainPort] = [await freePort(), await freePort()];
+  const [tlsPort, plainPort, serverPort] = [await freePort(), await freePort(), await freePort()];
+  httpsUrl = `https://127.0.0.1:${tlsPort}`;
+  httpUrl = `http://127.0.0.1:${plainPort}`;
+  // Inbound as docs/deploy.md runs it behind the proxy: PUBLIC_URL is the origin the browser uses (the
+  // real-time Origin check and the CSP name it), TRUST_PROXY=1 for the one hop.
+  dataDir = freshDataDir(`e2e-tls-${serverPort}`);
+  const [command = 'npx', ...args] = SERVER_COMMAND.split(' ');
+  server = spawn(command, args, {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...serverEnv(serverPort, dataDir), PUBLIC_URL: httpsUrl, TRUST_PROXY: '1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+    detached: true,
+  });
+  await waitForHealth(`http://127.0.0.1:${serverPort}`, 60_000, server);
   const site = readFileSync(path.join(REPO_ROOT, 'deploy/nginx/inbound.conf'), 'utf8')
-    .replace('server 127.0.0.1:8080;', `server 127.0.0.1:${process.env.E2E_PORT};`)
+    .replace('server 127.0.0.1:8080;', `server 127.0.0.1:${serverPort};`)
     .replace(/^\s*listen \[::\].*$/gm, '')
     .replace('listen 80;', `listen 127.0.0.1:${plainPort};`)
     .replace('listen 443 ssl http2;', `listen 127.0.0.1:${tlsPort} ssl http2;`)
@@ -74,8 +93,6 @@ test.beforeAll(async () => {
   nginx = spawn(NGINX, ['-p', dir, '-c', path.join(dir, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   nginx.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  httpsUrl = `https://127.0.0.1:${tlsPort}`;
-  httpUrl = `http://127.0.0.1:${plainPort}`;
   const api = await request.newContext({ ignoreHTTPSErrors: true });
   await expect
     .poll(
@@ -98,7 +115,14 @@ test.afterAll(async () => {
     nginx.kill('SIGTERM');
     await exited;
   }
-  rmSync(dir, { recursive: true, force: true });
+  if (server?.pid && server.exitCode === null && server.signalCode === null) {
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    process.kill(-server.pid, 'SIGTERM'); // its group: npx, tsx and node
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+    if (server.exitCode === null && server.signalCode === null) process.kill(-server.pid, 'SIGKILL');
+  }
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** Resolves with the first frame of the given type the page's /realtime socket receives. */

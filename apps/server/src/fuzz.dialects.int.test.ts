@@ -253,7 +253,10 @@ describe.each(dialects)('fuzz on %s', (dialect) => {
             if (!details.failed) return;
             throw new Error(
               `fuzz ${dialect} failed after ${details.numRuns} runs (seed ${details.seed}, path ${details.counterexamplePath}): ` +
-                (failure ?? (details.errorInstance ? String((details.errorInstance as Error).stack ?? details.errorInstance).slice(0, 3000) : 'no description')),
+                (failure ??
+                  (details.errorInstance
+                    ? String((details.errorInstance as Error).stack ?? details.errorInstance).slice(0, 3000)
+                    : 'no description')),
             );
           },
         },

@@ -4,12 +4,14 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 const require = createRequire(import.meta.url);
 const standardFontDataUrl = `${path.join(path.dirname(require.resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
 
 export async function pdfPages(bytes: Uint8Array): Promise<string[]> {
+  // Loaded only when a PDF is imported: its core-js polyfills replace globals such as JSON.stringify
+  // (whose replacement overflows on deeply nested values), which a serving process must not inherit.
+  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
   // pdfjs takes ownership of (detaches) the buffer it is given: hand it a copy.
   const task = getDocument({
     data: new Uint8Array(bytes),
