@@ -39,7 +39,8 @@ export interface ServerMedia {
 
 /**
  * Whether a local item is not (yet) in `server`: never read, the item still queued/sending/failed, or
- * its upload finished after the server's list was requested. `sentAt` is when this device first saw the
+ * — its upload id known from the server's answer — that upload not in the list; without the id, its
+ * upload finished after the server's list was requested. `sentAt` is when this device first saw the
  * item as sent (see `useSentTimes`).
  */
 export function isPendingLocally(
@@ -49,6 +50,9 @@ export function isPendingLocally(
 ): boolean {
   if (item.status !== 'sent') return true;
   if (!server) return true;
+  // The same upload in the server's list (read, or applied from the case channel — possibly before this
+  // device saw its own answer): counted there, never twice.
+  if (item.uploadId !== undefined) return !server.uploads.some((upload) => upload.id === item.uploadId);
   const seen = sentAt.get(item.key);
   return seen !== undefined && seen >= server.requestedAt;
 }

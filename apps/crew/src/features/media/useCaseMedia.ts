@@ -41,7 +41,13 @@ export function applyMediaUpload(caseId: string, upload: MediaUpload): void {
   appQueryClient.setQueryData<ServerMedia>(caseMediaKey(caseId), (media) => {
     if (!media) return media;
     const at = media.uploads.findIndex((u) => u.id === upload.id);
-    if (at >= 0) return { ...media, uploads: media.uploads.map((u, i) => (i === at ? upload : u)) };
+    if (at >= 0) {
+      // `media.converted` is told at once, the upload's `case.updated` after its commit is relayed: an
+      // older `processing` never replaces the converted (ready or failed) upload.
+      const held = media.uploads[at]!;
+      if (upload.status === 'processing' && held.status !== 'processing') return media;
+      return { ...media, uploads: media.uploads.map((u, i) => (i === at ? upload : u)) };
+    }
     return {
       uploads: [...media.uploads, upload],
       mediaCounts: { ...media.mediaCounts, [upload.type]: media.mediaCounts[upload.type] + 1 },

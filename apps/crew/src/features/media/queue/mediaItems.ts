@@ -24,6 +24,20 @@ export interface MediaItem {
   progress: number;
   /** Last error text shown to the crew (no PHI). */
   error: string | null;
+  /**
+   * The server's id of the upload, once its answer (2xx) named it — what matches the item with the same
+   * upload in the server's list (read, or applied from the case channel). Absent until then.
+   */
+  uploadId?: string;
+}
+
+/** The upload id an upload's answer (MediaUploadResponse) names, if it is one. */
+export function uploadIdOf(response: unknown): string | undefined {
+  if (typeof response !== 'object' || response === null) return undefined;
+  const upload = (response as { upload?: unknown }).upload;
+  if (typeof upload !== 'object' || upload === null) return undefined;
+  const id = (upload as { id?: unknown }).id;
+  return typeof id === 'string' && id.length > 0 ? id : undefined;
 }
 
 const EVENT_TYPES: readonly MediaEventType[] = ['photo', 'id', 'ekg', 'video', 'voicememo'];
@@ -118,14 +132,22 @@ export function createMediaItemStore(
           itemOf(event.mutation),
         );
         return;
-      case 'sent':
+      case 'sent': {
         if (event.mutation.kind !== 'media') return;
+        const uploadId = uploadIdOf(event.response);
         update(
           event.mutation.key,
-          (item) => ({ ...item, status: 'sent', progress: 1, error: null }),
+          (item) => ({
+            ...item,
+            status: 'sent',
+            progress: 1,
+            error: null,
+            ...(uploadId !== undefined ? { uploadId } : {}),
+          }),
           itemOf(event.mutation, 'sent'),
         );
         return;
+      }
       case 'rejected':
         if (event.mutation.kind !== 'media') return;
         update(
@@ -188,6 +210,7 @@ function sameItem(a: MediaItem, b: MediaItem): boolean {
     a.progress === b.progress &&
     a.error === b.error &&
     a.caseId === b.caseId &&
-    a.size === b.size
+    a.size === b.size &&
+    a.uploadId === b.uploadId
   );
 }
