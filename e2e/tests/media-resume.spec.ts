@@ -137,9 +137,10 @@ test('a large video cut mid-upload resumes after a reload from the server offset
   // The link dies mid-upload, and the crew reloads the app.
   link.blackhole();
   await page.waitForTimeout(500);
+  // Counted before the reload: the reloaded outbox may ask for the offset before reload() returns.
+  const beforeResume = tus.length;
   const reloaded = await page.reload();
   expect(reloaded?.fromServiceWorker(), 'the page came from the service worker').toBe(true);
-  const beforeResume = tus.length;
   link.restore();
 
   // The server holds part of the file; the reloaded page resumes it.

@@ -45,6 +45,9 @@ class TusRefusal {
   }
 }
 
+/** tus's answers that mean "ask for the offset and resume", not "refused". */
+const TUS_RESUME_STATUSES = new Set([409, 423, 460]);
+
 const refusal = (error: unknown): unknown => (error instanceof AppError ? new TusRefusal(error) : error);
 
 interface UploadMeta {
@@ -97,11 +100,16 @@ export async function tusRoutes(
     // on another process waits for (and ends) the request still holding it on the first.
     ...(options.locker ? { locker: options.locker } : {}),
     maxSize: Math.max(...Object.values(MEDIA_MAX_BYTES)),
-    // tus's own refusals (a wrong offset, a size over the maximum, an unknown error) in our error shape.
+    // tus's own refusals (a size over the maximum, an unknown error) in our error shape — except its
+    // "not now, re-read the offset" answers (a wrong offset 409, locked 423, checksum 460): those keep
+    // tus's plain-text body, because a client tells them from a real refusal by the missing `message`
+    // (the crew app's tusTransport.ts: a 409 with a message is final and the upload is forgotten; one
+    // without is a HEAD and a resume). A PATCH resent from a stale offset after a cut is routine.
     onResponseError(_req, error) {
       if (error instanceof TusRefusal) return error;
       const tusError = error as { status_code?: number; body?: string; message?: string };
       const status = tusError.status_code ?? 500;
+      if (TUS_RESUME_STATUSES.has(status)) return undefined;
       const message =
         status < 500 ? (tusError.body ?? tusError.message ?? 'Bad request.').trim() : 'Internal server error.';
       return {
