@@ -391,7 +391,7 @@ export async function expectScriptShown(page: Page): Promise<void> {
       String(pressed),
     );
   }
-  await expect(page.getByRole('button', { name: 'Hospital Riverside Regional Medical Center' })).toBeVisible();
+  await expect(destinationShown(page, 'Riverside Regional Medical Center')).toBeVisible();
   await expect(page.getByRole('definition').filter({ hasText: 'Ada Lovelace' })).toBeVisible();
 }
 
