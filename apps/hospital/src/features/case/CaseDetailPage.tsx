@@ -171,7 +171,7 @@ function CaseDetail({ hospitalId, c, now }: { hospitalId: string; c: BoardCaseDe
 
           <section className="panel timeline-panel" aria-labelledby="timeline-title">
             <h2 id="timeline-title">Timeline</h2>
-            <ol className="timeline">
+            <ol className="timeline" tabIndex={0} aria-labelledby="timeline-title">
               {[...c.timeline].reverse().map((e) => (
                 <li key={e.seq}>
                   <time dateTime={e.at}>{formatClock(e.at)}</time>

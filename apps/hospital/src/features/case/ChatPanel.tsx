@@ -184,39 +184,41 @@ export function ChatPanel({ hospitalId, caseId, hospitalName, closed }: ChatPane
           {chat.error.message}
         </p>
       )}
-      <ol ref={list} className="chat-list" role="log" aria-label="Chat messages" aria-live="polite">
-        {messages?.map((m) => (
-          <ChatItem key={m._id} caseId={caseId} message={m} />
-        ))}
-        {pending.map((o) => (
-          <li key={o.key} className="chat-item chat-mine" data-state={o.status}>
-            <p className="chat-text">{o.body.message}</p>
-            <p className="chat-meta">
-              {o.status === 'sending' && <span className="chat-state">Sending…</span>}
-              {o.status === 'retrying' && (
-                <span className="chat-state chat-state-warn">No connection — trying again…</span>
-              )}
-              {o.status === 'failed' && (
-                <>
-                  <span className="chat-state chat-state-failed" role="alert">
-                    Not sent: {o.error}
-                  </span>
-                  <button type="button" className="link-button" onClick={() => void deliver(o)}>
-                    Retry
-                  </button>
-                  <button
-                    type="button"
-                    className="link-button"
-                    onClick={() => setOutgoing((list) => list.filter((x) => x.key !== o.key))}
-                  >
-                    Discard
-                  </button>
-                </>
-              )}
-            </p>
-          </li>
-        ))}
-      </ol>
+      <div role="log" aria-label="Chat messages" aria-live="polite">
+        <ol ref={list} className="chat-list" tabIndex={0}>
+          {messages?.map((m) => (
+            <ChatItem key={m._id} caseId={caseId} message={m} />
+          ))}
+          {pending.map((o) => (
+            <li key={o.key} className="chat-item chat-mine" data-state={o.status}>
+              <p className="chat-text">{o.body.message}</p>
+              <p className="chat-meta">
+                {o.status === 'sending' && <span className="chat-state">Sending…</span>}
+                {o.status === 'retrying' && (
+                  <span className="chat-state chat-state-warn">No connection — trying again…</span>
+                )}
+                {o.status === 'failed' && (
+                  <>
+                    <span className="chat-state chat-state-failed" role="alert">
+                      Not sent: {o.error}
+                    </span>
+                    <button type="button" className="link-button" onClick={() => void deliver(o)}>
+                      Retry
+                    </button>
+                    <button
+                      type="button"
+                      className="link-button"
+                      onClick={() => setOutgoing((list) => list.filter((x) => x.key !== o.key))}
+                    >
+                      Discard
+                    </button>
+                  </>
+                )}
+              </p>
+            </li>
+          ))}
+        </ol>
+      </div>
       {chat.isSuccess && count === 0 && <p className="muted">No messages yet.</p>}
       {closed ? (
         <p className="muted">The patient has arrived; the chat is closed.</p>
