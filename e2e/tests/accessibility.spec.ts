@@ -33,6 +33,7 @@ for (const size of SIZES) {
 
       await signIn(page, users.medic1.username);
       await expect(page).toHaveURL(atPath('/team-selection'));
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await check(page, found, '/team-selection');
       await page.getByRole('radio', { name: teams.riverside, exact: true }).check();
       await page.getByRole('button', { name: 'Next' }).click();
