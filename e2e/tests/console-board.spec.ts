@@ -255,6 +255,13 @@ test('a stroke case reaches the live board within a second; the acknowledgement 
   // They share one banner, a line each, so the cards stay above the fold.
   await expect(ed.locator('.p1-alert')).toHaveCount(1);
   const traumaAlert = ed.locator('.p1-alert-case').filter({ hasText: trauma.caseNumber });
+  // Tests running beside this one put their own priority-1 cases on Riverside's banner, newest first; the
+  // trauma case started 22 min ago may sit under "Show N more".
+  const moreAlerts = ed.getByRole('button', { name: /^Show \d+ more priority-1/ });
+  await expect(async () => {
+    if (await moreAlerts.isVisible()) await moreAlerts.click();
+    await expect(traumaAlert).toBeVisible({ timeout: 500 });
+  }).toPass({ timeout: 10_000 });
   await traumaAlert.getByRole('button', { name: 'Hide for 2 min' }).click();
   await expect(traumaAlert).toBeHidden();
   await expect(ed.locator('.p1-alert-case').filter({ hasText: stemi.caseNumber })).toBeVisible();
