@@ -6,6 +6,7 @@ import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 // The file itself, not the package: Node loads this config before anything bundles workspace TypeScript.
 import { API_PATH_PREFIXES } from '../../packages/contract/src/paths';
 import { signedOutCacheGuard } from './src/pwa/signedOutCacheGuard';
+import { loginShell } from './build/loginShell';
 
 // The API lives on the same origin in production (the server serves this build). In development Vite
 // serves the app and forwards every API path, including those without the /v4 prefix (spec §7), to it.
@@ -57,6 +58,7 @@ export default defineConfig(({ mode }) => ({
   define: { __INBOUND_DESKTOP__: JSON.stringify(mode === 'desktop') },
   plugins: [
     react(),
+    loginShell(),
     VitePWA({
       // The app decides when a waiting version takes over (src/pwa: the alert, never during a call).
       registerType: 'prompt',

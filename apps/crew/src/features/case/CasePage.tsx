@@ -9,7 +9,6 @@ import { destinationOf, isCaseClosable } from './caseModel';
 import { CaseTabs } from './CaseTabs';
 import { CloseCaseDialog, type CloseStep } from './CloseCase';
 import { useCaseChannel } from './caseChannel';
-import { EdAcknowledgement } from './EdAcknowledgement';
 import { HospitalBar, HospitalChoices, HospitalPicker, MAX_HOSPITAL_CHOICES } from './HospitalSelector';
 import { closeCase } from './mutations';
 import { NetworkStatus } from './NetworkStatus';
@@ -67,7 +66,6 @@ export function CasePage() {
           <DesktopPositionLine />
         </Suspense>
       )}
-      <EdAcknowledgement caseId={caseData.id} />
       {location === 'off' && (
         <p className="location-off" role="status">
           Location is off: the hospital sees no ETA. Allow location for Inbound in the browser settings.

@@ -1,13 +1,12 @@
 /**
- * "Seen by {hospital} ED hh:mm": the destination ED has acknowledged the case in its console (not in
- * the spec; crews ask for it). Set from the case channel's `acknowledged` event (caseChannel.ts) — no
+ * "Seen by {hospital} ED hh:mm ✓✓" (DeliveryState): the destination ED has acknowledged the case in its
+ * console (not in the spec; crews ask for it). Set from the case channel's `acknowledged` event (caseChannel.ts) — no
  * request — and read from the server's case (GET /v4/twiageCases/{id}) only when the subscription may
  * have missed something (a first subscription, a hole). Nothing shows before the case has its server id
  * or before the ED has seen it, nor once the destination is another hospital.
  */
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/apiClient';
-import styles from './EdAcknowledgement.module.css';
 
 export interface Acknowledgement {
   hospitalId: string;
@@ -31,23 +30,13 @@ export function readAcknowledgement(queryClient: QueryClient, caseId: string): P
   });
 }
 
-function clock(iso: string): string {
-  const d = new Date(iso);
-  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
-}
-
-export function EdAcknowledgement({ caseId }: { caseId: string }) {
+/** The ED's acknowledgement of the case, shown on the status line by DeliveryState ("Seen by … ✓✓"). */
+export function useAcknowledgement(caseId: string): Acknowledgement | null {
   // Filled by the case channel (caseChannel.ts); an unconnected screen makes no requests.
   const query = useQuery<Acknowledgement | null>({
     queryKey: acknowledgementKey(caseId),
     queryFn: () => null,
     enabled: false,
   });
-  if (!query.data) return null;
-  return (
-    <p className={styles.seen} role="status" data-testid="ed-acknowledgement">
-      <span aria-hidden="true">✓ </span>
-      Seen by {query.data.hospital} ED {clock(query.data.at)}
-    </p>
-  );
+  return query.data ?? null;
 }
