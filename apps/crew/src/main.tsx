@@ -5,7 +5,8 @@ import { validateSession } from './features/auth/session';
 import { reportUncaughtErrors } from './lib/fieldErrors';
 import { hydrateSession, useSession } from './lib/session';
 import { caseScreenExpected, rememberCaseScreen } from './routing/caseScreenHint';
-import { createAppRouter, preloadCasePage } from './routing/routes';
+import { paths } from './routing/paths';
+import { createAppRouter, preloadCasePage, preloadStartPage } from './routing/routes';
 import './styles.css';
 
 /** Reads what is stored on the device (decrypting it in production), checks the token, then routes. */
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
   // A restart with a case open (offline, in the ambulance) goes straight to the case screen: its code
   // loads beside the outbox's and while the session is decrypted, not after the first render asks for it.
   if (caseScreenExpected()) preloadCasePage();
+  else if (!__INBOUND_DESKTOP__ && window.location.pathname === paths.start) preloadStartPage();
   try {
     await hydrateSession();
   } catch (error) {
