@@ -201,7 +201,7 @@ test('a stroke case reaches the live board within a second; the acknowledgement 
   await ed.getByRole('button', { name: 'Acknowledge' }).click();
   await expect(ed.getByTestId('acknowledged')).toContainText(`Seen by ${hospitals.riversideRegional} ED`);
   await expect(crew.getByTestId('ed-acknowledgement')).toHaveText(
-    new RegExp(`Seen by ${hospitals.riversideRegional} ED \\d\\d:\\d\\d`),
+    new RegExp(`Seen by ${hospitals.riversideRegional} ED \\d\\d:\\d\\d ✓✓`),
   );
   await snap(crew, testInfo, 'console-crew-seen-by-ed', { fullPage: false });
 
