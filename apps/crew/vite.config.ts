@@ -64,6 +64,8 @@ export default defineConfig(({ mode }) => ({
       registerType: 'prompt',
       // Registered by src/pwa/registerServiceWorker.ts after the first render, not by an injected script.
       injectRegister: false,
+      // The manifest's icons are not precached (see globIgnores below).
+      includeManifestIcons: false,
       // No service worker under `vite dev`: it would cache the dev server's modules.
       devOptions: { enabled: false },
       manifest: {
@@ -87,10 +89,12 @@ export default defineConfig(({ mode }) => ({
         ],
       },
       workbox: {
-        // The app shell: every built script, style, page and icon (not the source maps, not the icons'
-        // SVG sources). The plugin adds manifest.webmanifest itself.
+        // The app shell: every built script, style and page, and the icons the screens show (not the source
+        // maps, not the icons' SVG sources). The plugin adds manifest.webmanifest itself. The manifest's PNG
+        // icons are fetched by the browser when it installs the app, online: precaching them too would only
+        // add to a crew's first load over cellular (issue 16, item 11).
         globPatterns: ['**/*.{js,css,html,svg,png}'],
-        globIgnores: ['sw-extensions.js', 'icons/*.svg'],
+        globIgnores: ['sw-extensions.js', 'icons/*.svg', 'icons/*.png'],
         navigateFallback: '/index.html',
         navigateFallbackDenylist: navigationDenylist,
         cleanupOutdatedCaches: true,

@@ -77,4 +77,27 @@ describe.skipIf(!built)('built PWA (dist)', () => {
     expect(sw).not.toMatch(/[,;{]self\.skipWaiting\(\)/);
     expect(existsSync(path.join(dist, 'sw-extensions.js'))).toBe(true);
   });
+
+  it('precaches the code and the icons the screens show, not the install icons, in ≤ 240 KB on the wire', () => {
+    // Issue 16, item 11: the precache downloads over the crew's cellular link right after the first screen.
+    const sw = readFileSync(path.join(dist, 'sw.js'), 'utf8');
+    const urls = [...sw.matchAll(/url:"([^"]+)"/g)].map((match) => match[1]!);
+    expect(urls).toContain('index.html');
+    expect(urls).toContain('favicon.svg'); // the login screen's logo
+    expect(urls.filter((url) => url.endsWith('.png'))).toEqual([]);
+    // What the server sends for each (its brotli copy where the build made one).
+    const onTheWire = urls.reduce((total, url) => {
+      const file = path.join(dist, url);
+      return total + readFileSync(existsSync(`${file}.br`) ? `${file}.br` : file).length;
+    }, 0);
+    expect(onTheWire).toBeLessThanOrEqual(240 * 1024);
+  });
+
+  it("index.html carries the login screen's shell, painted before the scripts run", () => {
+    const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
+    const root = /<div id="root">([\s\S]*?)<\/div>\s*<noscript>/.exec(html)?.[1] ?? '';
+    expect(root).toContain('<h1 class="login__title">Inbound</h1>');
+    expect(root).toContain('<p class="login__subtitle">Accelerate Emergency Care</p>');
+    expect(root).not.toContain('<script');
+  });
 });
