@@ -84,7 +84,7 @@ export interface ConsoleRenderFigures {
 
 type Call = (method: string, url: string, body?: unknown) => Promise<Record<string, unknown>>;
 
-async function signIn(base: string, username: string): Promise<string> {
+export async function signIn(base: string, username: string): Promise<string> {
   const response = await fetch(`${base}/v4/auth/signin`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -95,7 +95,7 @@ async function signIn(base: string, username: string): Promise<string> {
 }
 
 /** A crew's API calls as the crew app sends them (Idempotency-Key, Created-At). */
-function crewApi(base: string, token: string): Call {
+export function crewApi(base: string, token: string): Call {
   return async (method, url, body) => {
     const response = await fetch(`${base}${url}`, {
       method,
@@ -121,7 +121,7 @@ const near = (km: number) => ({
 
 type SetTag = { id: string; name: string; data: { key: string; name: string; type: string }[] };
 
-async function seedCases(call: Call, count: number): Promise<{ id: string; km: number }[]> {
+export async function seedCases(call: Call, count: number): Promise<{ id: string; km: number }[]> {
   const sets = (await call('GET', '/v4/complaintSets?name=Standard%20ALS%2FBLS%202026')) as unknown as {
     complaints: { id: string; sections: { tags: SetTag[] }[] }[];
   }[];
