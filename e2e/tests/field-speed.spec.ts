@@ -49,7 +49,7 @@ for (const { name, viewport, isMobile } of VIEWPORTS) {
       expect(
         await lowContrastTexts(page, page.locator('.page--case'), {
           minimum: 7,
-          exempt: '[style*="background-color"]',
+          exempt: DATA_COLOURS,
         }),
         'case screen',
       ).toEqual([]);

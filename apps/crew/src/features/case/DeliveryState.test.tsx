@@ -24,12 +24,9 @@ function show(online: boolean) {
 }
 
 function edSaw() {
+  const seen: Acknowledgement = { hospitalId: 'rrmc', hospital: riverside.name, at: seenAt };
   act(() => {
-    queryClient.setQueryData<Acknowledgement | null>(acknowledgementKey('case-1'), {
-      hospitalId: riverside.id,
-      hospital: riverside.name,
-      at: seenAt,
-    });
+    queryClient.setQueryData<Acknowledgement | null>(acknowledgementKey('case-1'), seen);
   });
 }
 
