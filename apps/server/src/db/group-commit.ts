@@ -13,7 +13,7 @@
  * thread pool (wal-sync.ts), so the next group starts as soon as this one's work is done and runs
  * while the disk syncs the previous one — the disk's sync time no longer adds to every group's.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 
 export type TransactionRunner<DB> = <T>(work: (trx: Transaction<DB>) => Promise<T>) => Promise<T>;
 
@@ -25,6 +25,11 @@ interface Job<DB> {
 
 /** The most transactions one COMMIT carries; more wait for the next group. */
 export const GROUP_COMMIT_MAX = 128;
+
+// Compiled once: three of them run for every job of every group.
+const SAVEPOINT = CompiledQuery.raw('savepoint group_job');
+const RELEASE = CompiledQuery.raw('release savepoint group_job');
+const ROLLBACK_TO = CompiledQuery.raw('rollback to savepoint group_job');
 
 export function createGroupCommit<DB>(
   db: Kysely<DB>,
@@ -40,14 +45,14 @@ export function createGroupCommit<DB>(
     try {
       await db.transaction().execute(async (trx) => {
         for (const job of group) {
-          await sql`savepoint group_job`.execute(trx);
+          await trx.executeQuery(SAVEPOINT);
           try {
             const value = await job.work(trx);
-            await sql`release savepoint group_job`.execute(trx);
+            await trx.executeQuery(RELEASE);
             outcomes.push({ ok: true, value });
           } catch (error) {
-            await sql`rollback to savepoint group_job`.execute(trx);
-            await sql`release savepoint group_job`.execute(trx);
+            await trx.executeQuery(ROLLBACK_TO);
+            await trx.executeQuery(RELEASE);
             outcomes.push({ ok: false, value: error });
           }
         }
