@@ -36,8 +36,12 @@ export class WalSync {
     private readonly syncFile: (fd: number, done: (error: Error | null) => void) => void = fdatasync,
   ) {}
 
+  /** Told of every commit (the checkpointer counts them: wal-checkpointer.ts). */
+  afterCommit: (() => void) | null = null;
+
   /** A commit just returned on the writer: its number, to wait for. */
   committed(): number {
+    this.afterCommit?.();
     return ++this.#committed;
   }
 
