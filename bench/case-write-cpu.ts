@@ -38,7 +38,9 @@ async function write(n: number): Promise<string | null> {
   const location = n % 2 === 1;
   const response = await t.app.inject({
     method: location ? 'POST' : 'PATCH',
-    url: location ? buildPath(routes.caseLocation.path, { id: caseId }) : buildPath(routes.patchCase.path, { id: caseId }),
+    url: location
+      ? buildPath(routes.caseLocation.path, { id: caseId })
+      : buildPath(routes.patchCase.path, { id: caseId }),
     headers: {
       authorization: authorizationHeader(token),
       'idempotency-key': randomUUID(),

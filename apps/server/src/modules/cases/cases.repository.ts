@@ -43,7 +43,7 @@ export function createCasesRepository(db: Kysely<DB>, transact?: TransactionRunn
     },
 
     async findById(id: string, executor: Executor = db): Promise<CaseRow | null> {
-      return (await executor.selectFrom('cases').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+      return (await statements.findById(executor, id)).rows[0] ?? null;
     },
 
     lockForWrite,
@@ -255,6 +255,8 @@ function writePathStatements(db: Kysely<DB>) {
         .where('cases.id', '=', id),
     2,
   );
+  // The outbox relay reads the case of every event it announces.
+  const findById = prepareStatement(db, (id: string) => db.selectFrom('cases').selectAll().where('id', '=', id), 1);
   const findIdempotencyKey = prepareStatement(
     db,
     (userId: string, key: string) =>
@@ -320,6 +322,7 @@ function writePathStatements(db: Kysely<DB>) {
   const updates = new Map<string, ReturnType<typeof prepareStatement<unknown[], unknown>>>();
 
   return {
+    findById,
     lockForWrite,
     findWithAccess,
     findIdempotencyKey,

@@ -35,7 +35,11 @@ export function createRealtimeRepository(db: Kysely<DB>, now: () => string) {
   const storedSeq = prepareStatement(
     db,
     (channel: string, dedupeKey: string) =>
-      db.selectFrom('realtime_messages').select('seq').where('channel', '=', channel).where('dedupe_key', '=', dedupeKey),
+      db
+        .selectFrom('realtime_messages')
+        .select('seq')
+        .where('channel', '=', channel)
+        .where('dedupe_key', '=', dedupeKey),
     2,
   );
   const bumpChannelQuery = (channel: string, at: string) =>

@@ -66,7 +66,13 @@ export function createRedisGuessLimiter(
   };
 }
 
-export function createGuessLimiter(clock: Clock): GuessLimiter {
+/** The in-process limiter: answers at once. */
+export interface LocalGuessLimiter extends GuessLimiter {
+  refuseGuessing(userId: string): void;
+  recordMiss(userId: string): void;
+}
+
+export function createGuessLimiter(clock: Clock): LocalGuessLimiter {
   const codeMisses = new Map<string, { count: number; since: number }>();
   return {
     refuseGuessing(userId) {
