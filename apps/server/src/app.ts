@@ -97,7 +97,7 @@ import { createUsersService } from './modules/users/users.service.js';
 import { createTransfersRepository } from './modules/transfers/transfers.repository.js';
 import { transfersRoutes } from './modules/transfers/transfers.routes.js';
 import { createTransfersService } from './modules/transfers/transfers.service.js';
-import { createGuessLimiter } from './modules/transfers/guess-limit.js';
+import { createGuessLimiter, createRedisGuessLimiter } from './modules/transfers/guess-limit.js';
 import { createDispatchRepository } from './modules/dispatch/dispatch.repository.js';
 import { dispatchRoutes } from './modules/dispatch/dispatch.routes.js';
 import { createDispatchService } from './modules/dispatch/dispatch.service.js';
@@ -283,6 +283,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     passwords,
     throttle: signInThrottle,
     principalCacheMs: config.authCacheMs,
+    revocations: shared.revocations,
   });
   const hospitals = createHospitalsService({
     repo: hospitalsRepo,
@@ -379,7 +380,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     },
   });
   // Transfer codes and dispatched-case numbers share one guess limit.
-  const numberGuesses = createGuessLimiter(clock);
+  const numberGuesses = shared.guessStore
+    ? createRedisGuessLimiter(shared.guessStore, config.redisKeyPrefix, clock, (error) =>
+        app.log.error({ err: { message: error.message } }, 'Redis (guess limit) error'),
+      )
+    : createGuessLimiter(clock);
   const transfers = createTransfersService({
     repo: createTransfersRepository(db),
     guesses: numberGuesses,

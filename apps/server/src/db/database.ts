@@ -9,6 +9,8 @@ import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kys
 import pg from 'pg';
 import type { DB } from './schema.js';
 import { ReadWriteSqliteDialect, StatementCache } from './sqlite-driver.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
+import { WalSync } from './wal-sync.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -26,19 +28,36 @@ export function openSqlite(file: string): Database {
   const inMemory = file === ':memory:';
   if (!inMemory) mkdirSync(path.dirname(file), { recursive: true });
   const writer = new SQLite(file);
-  // WAL lets readers go on while one writer commits; FULL makes a commit survive power loss, which a
-  // patient record must; busy_timeout waits for the writer instead of failing with SQLITE_BUSY.
+  // WAL lets readers go on while one writer commits; busy_timeout waits for the writer instead of
+  // failing with SQLITE_BUSY. A commit must survive power loss, which a patient record must: on a
+  // file, NORMAL plus the WAL's fsync on the thread pool before anyone is answered (wal-sync.ts) —
+  // FULL's guarantee without the event loop waiting for the disk. In memory nothing is durable anyway.
   writer.pragma('journal_mode = WAL');
-  writer.pragma('synchronous = FULL');
+  writer.pragma(inMemory ? 'synchronous = FULL' : 'synchronous = NORMAL');
   writer.pragma('foreign_keys = ON');
   writer.pragma('busy_timeout = 5000');
   // A second connection only reads (see sqlite-driver.ts). An in-memory database exists once per
   // connection, so it keeps Kysely's single-connection driver, with prepared statements reused.
-  const dialect = inMemory
-    ? new SqliteDialect({ database: withStatementCache(writer) })
-    : new ReadWriteSqliteDialect(writer, openReader(file));
-  const db = new Kysely<DB>({ dialect });
-  return { db, dialect: 'sqlite', location: file, close: () => db.destroy() };
+  if (inMemory) {
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(writer) }) });
+    return { db, dialect: 'sqlite', location: file, close: () => db.destroy() };
+  }
+  const walSync = new WalSync(`${file}-wal`);
+  // Checkpoints (two fsyncs and the page copies) in a worker thread, not in a request's COMMIT.
+  const checkpointer = new WalCheckpointer(writer, file, (error) => {
+    process.emitWarning(`SQLite checkpoint: ${error.message}`);
+  });
+  walSync.afterCommit = () => checkpointer.committed();
+  const db = new Kysely<DB>({ dialect: new ReadWriteSqliteDialect(writer, openReader(file), walSync) });
+  return {
+    db,
+    dialect: 'sqlite',
+    location: file,
+    async close() {
+      await checkpointer.close();
+      await db.destroy();
+    },
+  };
 }
 
 function openReader(file: string): SQLite.Database {

@@ -8,7 +8,7 @@
  * Only for queries whose shape does not depend on the values: a stand-in must reach the compiled
  * parameters exactly once and as it is (an `in` list, whose length changes the SQL, cannot be prepared).
  */
-import type { CompiledQuery, Compilable, Kysely } from 'kysely';
+import type { CompiledQuery, Compilable, Kysely, QueryResult } from 'kysely';
 import type { DB } from './schema.js';
 
 /** Distinct objects: never equal to a real value, so each is found exactly where its argument goes. */
@@ -59,5 +59,34 @@ export function prepareListQuery<Row>(
       if (values.length <= MAX_PREPARED_LIST_LENGTH) byLength.set(values.length, run);
     }
     return run(...values);
+  };
+}
+
+/**
+ * Like `prepareQuery`, for the write path: built and compiled once, run on the executor of each call —
+ * the request's transaction, or the database — and answering the whole result (rows, affected rows).
+ * Compiled with `db`, whose dialect is the transaction's.
+ */
+export function prepareStatement<Args extends unknown[], Row>(
+  db: Kysely<DB>,
+  build: (...args: Args) => Compilable<Row>,
+  arity: Args['length'],
+): (executor: Pick<Kysely<DB>, 'executeQuery'>, ...args: Args) => Promise<QueryResult<Row>> {
+  let compiled: { query: CompiledQuery<Row>; slots: number[] } | null = null;
+  const compile = () => {
+    const standIns = Array.from({ length: arity }, (_, index) => standIn(index));
+    const query = build(...(standIns as Args)).compile();
+    const slots = query.parameters.map((parameter) => standIns.indexOf(parameter as ReturnType<typeof standIn>));
+    for (let index = 0; index < arity; index++) {
+      const uses = slots.filter((slot) => slot === index).length;
+      if (uses !== 1) throw new Error(`prepareStatement: argument ${index} appears ${uses} times in ${query.sql}`);
+    }
+    return { query, slots };
+  };
+  return (executor, ...args) => {
+    compiled ??= compile();
+    const { query, slots } = compiled;
+    const parameters = query.parameters.map((parameter, i) => (slots[i] === -1 ? parameter : args[slots[i]!]));
+    return executor.executeQuery<Row>({ ...query, parameters });
   };
 }

@@ -16,6 +16,13 @@
  * Statements are prepared once per connection and reused (the builder emits parameters, never inlined
  * values, so the set is small). Reuse is safe because a statement runs to completion synchronously —
  * streaming, which would hold one open across awaits, is refused.
+ *
+ * Durability (wal-sync.ts): the writer commits with synchronous=NORMAL and the WAL is fsynced on the
+ * thread pool. The writer lock is handed on as soon as COMMIT returns, so the next transaction runs
+ * while the disk syncs; the committing caller is answered once its commit is on disk. A read answers
+ * only once every commit its snapshot may hold is on disk (it runs, then waits if a sync is pending),
+ * so no reader — a replayed idempotent answer, the outbox relay, a console — ever sees a write that a
+ * crash could still take back. A rollback waits too: its transaction may have read such a write.
  */
 import type SQLite from 'better-sqlite3';
 import {
@@ -27,6 +34,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import type { WalSync } from './wal-sync.js';
 
 const STATEMENT_CACHE_SIZE = 500;
 const PRAGMA = /^\s*pragma\b/i;
@@ -97,7 +105,11 @@ export class ReadWriteSqliteDriver implements Driver {
   readonly #reader: StatementCache;
   readonly #lock = new FairLock();
 
-  constructor(writer: SQLite.Database, reader: SQLite.Database) {
+  constructor(
+    writer: SQLite.Database,
+    reader: SQLite.Database,
+    private readonly sync: WalSync,
+  ) {
     this.#writer = new StatementCache(writer);
     this.#reader = new StatementCache(reader);
   }
@@ -113,14 +125,24 @@ export class ReadWriteSqliteDriver implements Driver {
     const statement = this.#writer.prepare(query.sql);
     // A pragma answers about its connection: the settings that matter (synchronous, journal mode,
     // foreign keys) are the writer's.
-    if (statement.readonly && !PRAGMA.test(query.sql))
-      return execute(this.#reader.prepare(query.sql), query.parameters);
+    const pragma = PRAGMA.test(query.sql);
+    if (statement.readonly && !pragma) {
+      const result = execute(this.#reader.prepare(query.sql), query.parameters);
+      // The snapshot holds no commit after this one; answered once they are all on disk.
+      const snapshot = this.sync.lastCommitted;
+      if (!this.sync.isDurable(snapshot)) await this.sync.waitFor(snapshot);
+      return result;
+    }
     await this.#lock.acquire();
+    let result: QueryResult<unknown>;
     try {
-      return execute(statement, query.parameters);
+      result = execute(statement, query.parameters);
     } finally {
       this.#lock.release();
     }
+    // A write outside a transaction committed by itself: answered once on disk. (A pragma writes no data.)
+    if (!pragma) await this.sync.waitFor(this.sync.committed());
+    return result;
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
@@ -141,10 +163,26 @@ export class ReadWriteSqliteDriver implements Driver {
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     await this.#inTransaction(connection, 'commit');
+    const commit = this.sync.committed();
+    this.#handOn(connection as Handle);
+    await this.sync.waitFor(commit);
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    // After a COMMIT that returned but whose sync failed there is nothing left to roll back.
+    if (!(connection as Handle).holdsWriter) return;
     await this.#inTransaction(connection, 'rollback');
+    // What the transaction read may have been a commit not yet on disk; its outcome waits for that.
+    const seen = this.sync.lastCommitted;
+    this.#handOn(connection as Handle);
+    await this.sync.waitFor(seen);
+  }
+
+  /** The transaction is over: the next waiter takes the writer while this one waits for the disk. */
+  #handOn(handle: Handle): void {
+    if (!handle.holdsWriter) return;
+    handle.holdsWriter = false;
+    this.#lock.release();
   }
 
   async savepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']) {
@@ -164,13 +202,13 @@ export class ReadWriteSqliteDriver implements Driver {
     if (!handle.holdsWriter) return;
     // A transaction whose COMMIT and ROLLBACK both failed must not leave the writer inside it.
     if (this.#writer.database.inTransaction) this.#writer.prepare('rollback').run();
-    handle.holdsWriter = false;
-    this.#lock.release();
+    this.#handOn(handle);
   }
 
   async destroy(): Promise<void> {
     this.#reader.database.close();
     this.#writer.database.close();
+    this.sync.close();
   }
 
   async #inTransaction(connection: DatabaseConnection, command: 'commit' | 'rollback'): Promise<void> {
@@ -195,11 +233,12 @@ export class ReadWriteSqliteDialect extends SqliteDialect {
   constructor(
     private readonly writer: SQLite.Database,
     private readonly reader: SQLite.Database,
+    private readonly sync: WalSync,
   ) {
     super({ database: writer });
   }
 
   override createDriver(): Driver {
-    return new ReadWriteSqliteDriver(this.writer, this.reader);
+    return new ReadWriteSqliteDriver(this.writer, this.reader, this.sync);
   }
 }

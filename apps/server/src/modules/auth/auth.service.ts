@@ -18,6 +18,7 @@ import type { AuthRepository } from './auth.repository.js';
 import type { Principal } from './principal.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
 import type { TokenService } from './tokens.js';
+import type { Forget, SessionRevocations } from '../../shared-state.js';
 
 export interface AuthServiceDeps {
   repo: AuthRepository;
@@ -41,6 +42,11 @@ export interface AuthServiceDeps {
   throttle: SignInThrottle;
   /** How long a checked token's principal is reused without reading the database again (0: never). */
   principalCacheMs: number;
+  /**
+   * Several processes: revocations told to and heard from the others (shared-state.ts), so a signed-out
+   * token or an edited user stops working on every process at once, not after principalCacheMs.
+   */
+  revocations?: SessionRevocations | null;
 }
 
 /** Bound on cached principals; the oldest entries go first. */
@@ -60,14 +66,29 @@ export function createAuthService({
   passwords,
   throttle,
   principalCacheMs,
+  revocations,
 }: AuthServiceDeps) {
   // Every read of the console and the crew app checks its token; the session and membership reads were
   // most of a read's cost. Sign-out and password changes in this process drop entries at once; another
   // process (behind a load balancer) sees a revocation or a disabled user within principalCacheMs.
   const principals = new Map<string, CachedPrincipal>();
+  // Bumped by every forget: a principal read from the database before a forget is not cached after it.
+  let forgets = 0;
   const forgetSessions = (match: (entry: CachedPrincipal, jti: string) => boolean) => {
+    forgets += 1;
     for (const [jti, entry] of principals) if (match(entry, jti)) principals.delete(jti);
   };
+  /** Applies a forget here (from this process or another one). */
+  const forget = (note: Forget) => {
+    if ('session' in note) forgetSessions((_entry, jti) => jti === note.session);
+    else forgetSessions((entry, jti) => entry.principal.userId === note.user && jti !== note.except);
+  };
+  /** Here at once, and on every other process. */
+  const forgetEverywhere = (note: Forget) => {
+    forget(note);
+    revocations?.announce(note);
+  };
+  revocations?.listen(forget);
   const cachedPrincipal = (jti: string, now: Date): Principal | null => {
     const entry = principals.get(jti);
     if (!entry) return null;
@@ -130,6 +151,7 @@ export function createAuthService({
       if (!verified) throw unauthorized(serverMessages.tokenInvalid);
       const cached = cachedPrincipal(verified.jti, now);
       if (cached) return cached;
+      const forgetsBefore = forgets;
       // Both reads at once: PostgreSQL overlaps them; this runs on every authenticated request.
       const [session, principal] = await Promise.all([
         repo.findSession(verified.jti),
@@ -144,7 +166,7 @@ export function createAuthService({
         throw unauthorized(serverMessages.tokenInvalid);
       }
       if (!principal) throw unauthorized(serverMessages.tokenInvalid);
-      if (principalCacheMs > 0) {
+      if (principalCacheMs > 0 && forgets === forgetsBefore) {
         if (principals.size >= PRINCIPAL_CACHE_SIZE) principals.delete(principals.keys().next().value!);
         principals.set(verified.jti, { principal, sessionExpiresAt: session.expiresAt, cachedAt: now.getTime() });
       }
@@ -167,21 +189,21 @@ export function createAuthService({
 
     async signOut(principal: Principal): Promise<void> {
       await repo.revokeSession(principal.sessionId, clock.now().toISOString());
-      principals.delete(principal.sessionId);
+      forgetEverywhere({ session: principal.sessionId });
     },
 
     /**
      * Forgets the cached principals of the user, so this process's next request reads their roles,
-     * memberships and disabled flag again (an administrator changed them). Other processes see the
-     * change within principalCacheMs.
+     * memberships and disabled flag again (an administrator changed them). Other processes are told
+     * (with Redis); without word from them they see the change within principalCacheMs.
      */
     forgetUser(userId: string): void {
-      forgetSessions((entry) => entry.principal.userId === userId);
+      forgetEverywhere({ user: userId });
     },
 
     async revokeOtherSessions(userId: string, keepSessionId: string): Promise<number> {
       const revoked = await repo.revokeOtherSessions(userId, keepSessionId, clock.now().toISOString());
-      forgetSessions((entry, jti) => entry.principal.userId === userId && jti !== keepSessionId);
+      forgetEverywhere({ user: userId, except: keepSessionId });
       return revoked;
     },
   };

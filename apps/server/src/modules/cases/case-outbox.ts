@@ -73,16 +73,23 @@ export function createCaseOutbox({ db, announce, logError, relay = true }: CaseO
       .orderBy('case_outbox.seq')
       .limit(BATCH)
       .execute();
-    for (const row of rows) {
-      if (closed) return false;
-      const event = recordedEvent(row);
-      // A row the contract does not describe would block the outbox for ever: logged and dropped.
-      if (event) await announce(event);
-      else
-        logError(new Error(`case event ${row.id} (${row.type}) is not a contract event`), 'case event not announced');
-      await db.deleteFrom('case_outbox').where('event_id', '=', row.id).execute();
+    const announced: string[] = [];
+    try {
+      for (const row of rows) {
+        if (closed) break;
+        const event = recordedEvent(row);
+        // A row the contract does not describe would block the outbox for ever: logged and dropped.
+        if (event) await announce(event);
+        else
+          logError(new Error(`case event ${row.id} (${row.type}) is not a contract event`), 'case event not announced');
+        announced.push(row.id);
+      }
+    } finally {
+      // One write for the batch (issue 11: a delete per event was a commit per event). What was
+      // announced before a failure goes too; a row left behind is announced again, harmlessly.
+      if (announced.length > 0) await db.deleteFrom('case_outbox').where('event_id', 'in', announced).execute();
     }
-    return rows.length === BATCH;
+    return !closed && rows.length === BATCH;
   }
 
   async function run(): Promise<void> {

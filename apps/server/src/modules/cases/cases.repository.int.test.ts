@@ -83,13 +83,14 @@ describe.each(dialects)('cases storage on %s', (dialect) => {
       payload: body as object,
     });
 
-  it('commits durably: SQLite synchronous=FULL in WAL mode, PostgreSQL synchronous_commit=on', async () => {
+  it('commits durably: SQLite WAL synced before the answer (wal-sync.ts), PostgreSQL synchronous_commit=on', async () => {
     if (dialect === 'postgres') {
       const result = await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(t.database.db);
       expect(result.rows[0]?.synchronous_commit).toBe('on');
     } else {
       const sync = await sql<{ synchronous: number }>`pragma synchronous`.execute(t.database.db);
-      expect(sync.rows[0]?.synchronous).toBe(2); // FULL
+      // NORMAL plus the WAL's fsync on the thread pool before any answer (db/wal-sync.test.ts).
+      expect(sync.rows[0]?.synchronous).toBe(1);
       const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(t.database.db);
       expect(mode.rows[0]?.journal_mode).toBe('wal');
     }

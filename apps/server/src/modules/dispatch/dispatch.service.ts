@@ -299,10 +299,10 @@ export function createDispatchService(deps: DispatchServiceDeps) {
       if (!agency) throw notFound('Team');
       if (!agency.truckIds.includes(body.truckId)) throw badRequest('body.truckId: not a truck of this team');
 
-      guesses.refuseGuessing(principal.userId);
+      await guesses.refuseGuessing(principal.userId);
       const row = await repo.findByNumber(rawNumber.trim().toUpperCase());
       if (!row || row.agency_id !== body.emsAgencyId) {
-        guesses.recordMiss(principal.userId);
+        await guesses.recordMiss(principal.userId);
         throw notAvailable();
       }
       if (row.case_id !== null) {

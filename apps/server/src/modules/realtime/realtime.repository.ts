@@ -5,7 +5,8 @@
  * numbers are distinct, and gapless because a rolled-back append gives its number back with the rest
  * of its transaction. Appends are batched (group commit) so a busy server pays one commit for many.
  */
-import { sql, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { prepareStatement } from '../../db/prepared.js';
 import type { RealtimeEvent } from '@inbound/contract';
 import { parseJson, toJson } from '../../db/json.js';
 import type { DB } from '../../db/schema.js';
@@ -29,6 +30,58 @@ interface PendingAppend {
 }
 
 export function createRealtimeRepository(db: Kysely<DB>, now: () => string) {
+  // The outbox's per-message statements, compiled once (db/prepared.ts).
+  const onPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const storedSeq = prepareStatement(
+    db,
+    (channel: string, dedupeKey: string) =>
+      db
+        .selectFrom('realtime_messages')
+        .select('seq')
+        .where('channel', '=', channel)
+        .where('dedupe_key', '=', dedupeKey),
+    2,
+  );
+  const bumpChannelQuery = (channel: string, at: string) =>
+    db
+      .insertInto('realtime_channels')
+      .values({ channel, seq: 1, updated_at: at })
+      .onConflict((oc) =>
+        oc.column('channel').doUpdateSet({
+          seq: sql<number>`realtime_channels.seq + 1`,
+          updated_at: sql<string>`excluded.updated_at`,
+        }),
+      )
+      .returning('seq');
+  const bumpChannel = prepareStatement(db, bumpChannelQuery, 2);
+  const insertMessage = prepareStatement(
+    db,
+    (channel: string, seq: number, event: string, created_at: string, dedupe_key: string) =>
+      db.insertInto('realtime_messages').values({ channel, seq, event, created_at, dedupe_key }),
+    5,
+  );
+  /** PostgreSQL: the counter's move and the message in one statement — atomic without a transaction. */
+  const appendOnceStatement = prepareStatement(
+    db,
+    (channel: string, at: string, messageChannel: string, event: string, createdAt: string, dedupeKey: string) =>
+      db
+        .with('head', () => bumpChannelQuery(channel, at))
+        .insertInto('realtime_messages')
+        .columns(['channel', 'seq', 'event', 'created_at', 'dedupe_key'])
+        .expression((eb) =>
+          eb
+            .selectFrom('head')
+            .select((inner) => [
+              inner.val(messageChannel).as('channel'),
+              'head.seq',
+              inner.val(event).as('event'),
+              inner.val(createdAt).as('created_at'),
+              inner.val(dedupeKey).as('dedupe_key'),
+            ]),
+        )
+        .returning('seq'),
+    6,
+  );
   const waiting: PendingAppend[] = [];
   let writing = false;
 
@@ -107,39 +160,25 @@ export function createRealtimeRepository(db: Kysely<DB>, now: () => string) {
      * an event again gets the number it got the first time).
      */
     async appendOnce(channel: string, event: RealtimeEvent, dedupeKey: string): Promise<number> {
-      const stored = () =>
-        db
-          .selectFrom('realtime_messages')
-          .select('seq')
-          .where('channel', '=', channel)
-          .where('dedupe_key', '=', dedupeKey)
-          .executeTakeFirst();
-      const found = await stored();
-      if (found) return Number(found.seq);
+      // No lookup first (issue 11: it was a round trip per message, and a repeat happens only after a
+      // relay crashed): the insert fails on the unique dedupe index, its counter move rolls back with
+      // it, and the stored message's number is answered.
       const at = now();
+      const json = toJson(event);
       try {
+        if (onPostgres) {
+          const stored = await appendOnceStatement(db, channel, at, channel, json, at, dedupeKey);
+          return Number(stored.rows[0]!.seq);
+        }
         return await db.transaction().execute(async (trx) => {
-          const head = await trx
-            .insertInto('realtime_channels')
-            .values({ channel, seq: 1, updated_at: at })
-            .onConflict((oc) =>
-              oc.column('channel').doUpdateSet({
-                seq: sql<number>`realtime_channels.seq + 1`,
-                updated_at: sql<string>`excluded.updated_at`,
-              }),
-            )
-            .returning('seq')
-            .executeTakeFirstOrThrow();
-          const seq = Number(head.seq);
-          await trx
-            .insertInto('realtime_messages')
-            .values({ channel, seq, event: toJson(event), created_at: at, dedupe_key: dedupeKey })
-            .execute();
+          const head = await bumpChannel(trx, channel, at);
+          const seq = Number(head.rows[0]!.seq);
+          await insertMessage(trx, channel, seq, json, at, dedupeKey);
           return seq;
         });
       } catch (error) {
-        // Another relay stored it meanwhile (the unique dedupe index): its number.
-        const raced = await stored();
+        // Another relay stored it meanwhile, or earlier (the unique dedupe index): its number.
+        const raced = (await storedSeq(db, channel, dedupeKey)).rows[0];
         if (raced) return Number(raced.seq);
         throw error;
       }

@@ -262,10 +262,10 @@ export function createTransfersService(deps: TransfersServiceDeps) {
       if (!agency) throw notFound('Team');
       if (!agency.truckIds.includes(body.truckId)) throw badRequest('body.truckId: not a truck of this team');
 
-      refuseGuessing(principal.userId);
+      await refuseGuessing(principal.userId);
       const live = await repo.findLiveByCode(code);
       if (!live) {
-        recordMiss(principal.userId);
+        await recordMiss(principal.userId);
         const last = await repo.findNewestByCode(code);
         if (last?.status === 'expired') throw new AppError(410, 'not_found', transferMessages.hasExpired);
         throw new AppError(404, 'not_found', transferMessages.notAvailable);

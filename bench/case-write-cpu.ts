@@ -1,0 +1,109 @@
+/**
+ * CPU per durable case event, in-process (issue 11, item 1): the real app (`buildApp`, the real SQLite
+ * file or PostgreSQL, request logging at info into a discarding stream) answers case writes through
+ * `app.inject` — routing, auth, validation, the write, its commit and fsync, and the outbox relay that
+ * announces it — with no HTTP client competing for the same two cores. The figure is this process's
+ * CPU time (all threads) per acknowledged event, counted until the outbox is empty, so the relay's
+ * work is in it. The socket's HTTP parsing is not (bench/case-writes-open.ts has the whole server).
+ *
+ *   npx tsx bench/case-write-cpu.ts                   # SQLite, 3 runs of 4,000 writes, 64 at a time
+ *   BENCH_DIALECT=postgres npx tsx bench/case-write-cpu.ts
+ *   node --cpu-prof --import tsx bench/case-write-cpu.ts   # where the time goes
+ *
+ * Prints the median of the runs next to the target (≤ 200 µs per event on SQLite) and the load average.
+ */
+import { randomUUID } from 'node:crypto';
+import { loadavg } from 'node:os';
+import { Writable } from 'node:stream';
+import { authorizationHeader, buildPath, CaseChangeResponse, routes } from '@inbound/contract';
+import { createTestApp } from '../apps/server/src/test/app.js';
+import { RIVERSIDE_TRUCK, startCase } from '../apps/server/src/test/crew-api.js';
+import { IDS } from '../apps/server/src/seed/demo-data.js';
+
+const DIALECT = process.env.BENCH_DIALECT === 'postgres' ? 'postgres' : 'sqlite';
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const WRITES = Number(process.env.BENCH_WRITES ?? 4_000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
+const CASES = 200;
+const TARGET_US = 200;
+
+const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
+const t = await createTestApp({ dialect: DIALECT, env: { LOG_LEVEL: 'info' }, logStream: discard as never });
+const token = await t.signIn('medic1');
+const cases: string[] = [];
+for (let i = 0; i < CASES; i++) cases.push((await startCase(t, token, IDS.agencies.riverside, RIVERSIDE_TRUCK)).id);
+
+async function write(n: number): Promise<string | null> {
+  const caseId = cases[n % CASES]!;
+  const location = n % 2 === 1;
+  const response = await t.app.inject({
+    method: location ? 'POST' : 'PATCH',
+    url: location
+      ? buildPath(routes.caseLocation.path, { id: caseId })
+      : buildPath(routes.patchCase.path, { id: caseId }),
+    headers: {
+      authorization: authorizationHeader(token),
+      'idempotency-key': randomUUID(),
+      'created-at': new Date().toISOString(),
+      'content-type': 'application/json',
+    },
+    payload: location
+      ? { latitude: 41.88 + (n % 100) / 10_000, longitude: -87.63, accuracy: 8, recordedAt: new Date().toISOString() }
+      : { age: 1 + (n % 99), agePeriod: 3 },
+  });
+  return response.statusCode === 200 ? (CaseChangeResponse.parse(response.json()).event?.id ?? null) : null;
+}
+
+async function outboxEmpty(): Promise<void> {
+  for (;;) {
+    const row = await t.database.db
+      .selectFrom('case_outbox')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
+    if (Number(row.n) === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+async function run(): Promise<{ cpuUs: number; userUs: number; systemUs: number; perSecond: number; errors: number }> {
+  await outboxEmpty();
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  let next = 0;
+  let ok = 0;
+  let errors = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < WRITES) {
+        if (await write(next++)) ok++;
+        else errors++;
+      }
+    }),
+  );
+  const wall = (performance.now() - start) / 1000;
+  await outboxEmpty();
+  const used = process.cpuUsage(cpu);
+  return {
+    cpuUs: (used.user + used.system) / ok,
+    userUs: used.user / ok,
+    systemUs: used.system / ok,
+    perSecond: ok / wall,
+    errors,
+  };
+}
+
+await run(); // warm-up: JIT, statement caches
+const results = [];
+for (let i = 0; i < RUNS; i++) results.push(await run());
+results.sort((a, b) => a.cpuUs - b.cpuUs);
+const median = results[Math.floor(results.length / 2)]!;
+console.info(
+  `case writes in-process, ${DIALECT}, ${WRITES} writes ×${RUNS}, ${CONCURRENCY} at a time — load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
+console.info(
+  `  CPU per event (median): ${median.cpuUs.toFixed(0)} µs (user ${median.userUs.toFixed(0)}, system ${median.systemUs.toFixed(0)})  [runs: ${results.map((r) => r.cpuUs.toFixed(0)).join(', ')}]` +
+    `  target ≤ ${TARGET_US} µs: ${median.cpuUs <= TARGET_US ? 'met' : 'NOT MET'}; ${median.perSecond.toFixed(0)} events/s; errors ${median.errors}`,
+);
+await t.close();
