@@ -46,6 +46,10 @@ export const CASE_EVENT_TYPES = [
   'caseFeedback',
   // The destination ED marked the case as seen (hospital console).
   'acknowledged',
+  // Issue 15: arrival at the destination, the ED's acceptance of the hand-over, a diversion.
+  'arrivedAtDestination',
+  'handoffAccepted',
+  'diverted',
 ] as const;
 export const CaseEventType = z.enum(CASE_EVENT_TYPES);
 export type CaseEventType = z.infer<typeof CaseEventType>;
