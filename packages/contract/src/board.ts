@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { AgePeriod, Gender, MediaCounts, PatientInfoEntry, TagFieldValue } from './case.js';
 import { GeoPoint, HexColor, Id } from './entities.js';
 import { RATING_STARS } from './constants.js';
-import { Arrival, ArrivalSettings, Diversion, Handoff } from './arrival.js';
+import { Arrival, Diversion, Handoff } from './arrival.js';
 
 export const BoardParams = z.object({ id: Id });
 export const BoardCaseParams = z.object({ id: Id, caseId: Id });
@@ -63,8 +63,6 @@ export const BoardResponse = z.object({
   open: z.array(BoardCase),
   /** Cases that arrived (closed) in the last `BOARD_HISTORY_HOURS`, newest first. */
   history: z.array(BoardCase),
-  /** The hospital's geofence radius and offload alert threshold (issue 15). */
-  arrivalSettings: ArrivalSettings.optional(),
 });
 export type BoardResponse = z.infer<typeof BoardResponse>;
 

@@ -52,7 +52,8 @@ export function stepFence(fence: Fence, state: FenceState, fix: Fix): FenceStep 
   if (!Number.isFinite(at)) return { kind: 'ignored' };
   const d = distanceM(fix, fence.center);
   const entered = state.enteredAt;
-  if (entered === null) return d <= fence.radiusM ? { kind: 'entered', enteredAt: fix.recordedAt } : { kind: 'outside' };
+  if (entered === null)
+    return d <= fence.radiusM ? { kind: 'entered', enteredAt: fix.recordedAt } : { kind: 'outside' };
   const since = Date.parse(entered);
   if (at < since) return { kind: 'ignored' };
   if (d > fence.radiusM * ARRIVAL_EXIT_FACTOR) return { kind: 'left' };
