@@ -10,6 +10,8 @@ import { CaseTabs } from './CaseTabs';
 import { CloseCaseDialog, type CloseStep } from './CloseCase';
 import { useCaseChannel } from './caseChannel';
 import { EdAcknowledgement } from './EdAcknowledgement';
+import { ArrivalStatus, DiversionAlert } from '../arrival/ArrivalStatus';
+import { DestinationWarning } from '../arrival/destinationWarning';
 import { HospitalBar, HospitalChoices, HospitalPicker, MAX_HOSPITAL_CHOICES } from './HospitalSelector';
 import { closeCase } from './mutations';
 import { NetworkStatus } from './NetworkStatus';
@@ -68,6 +70,8 @@ export function CasePage() {
         </Suspense>
       )}
       <EdAcknowledgement caseId={caseData.id} />
+      <ArrivalStatus caseId={caseData.id} />
+      <DiversionAlert caseId={caseData.id} onChooseHospital={() => setPickingHospital(true)} />
       {location === 'off' && (
         <p className="location-off" role="status">
           Location is off: the hospital sees no ETA. Allow location for Inbound in the browser settings.
@@ -93,6 +97,7 @@ export function CasePage() {
           onClose={() => setPickingHospital(false)}
         />
       )}
+      <DestinationWarning />
       {needsAuthentication && <SessionExpiredModal />}
       {closeStep && (
         <CloseCaseDialog
