@@ -202,7 +202,9 @@ test('divert: the crew is alerted with the reason, warned before a critical hosp
   await chooseHospital(crew, ST_MARYS);
   await expect(crew.getByTestId('diversion-banner')).toHaveCount(0);
 
-  await ed.getByRole('link', { name: '← Inbound board' }).click();
+  // The case detail page the ED had open says the case is no longer theirs (it goes elsewhere now).
+  await expect(ed.getByRole('alert')).toBeVisible();
+  await ed.goto('/hospital/');
   await expect(ed.getByTestId('diverted-away').filter({ hasText: caseNumber })).toContainText(
     `diverted to ${ST_MARYS}`,
   );

@@ -47,7 +47,7 @@ export function ArrivalStatus({ caseId }: { caseId: string }) {
   }
   return (
     <p className="arrival-line" role="status" data-testid="offload-timer">
-      Arrived {clock(arrival.at)} · waiting for handoff{' '}
+      <span>Arrived {clock(arrival.at)} · waiting for handoff</span>
       <strong className="arrival-line__timer">{formatTimer(now - Date.parse(arrival.at))}</strong>
     </p>
   );
@@ -73,7 +73,7 @@ export function DiversionAlert({ caseId, onChooseHospital }: { caseId: string; o
   return (
     <>
       <p className="diversion-banner" role="alert" data-testid="diversion-banner">
-        <strong>Diverted.</strong> {text}. Choose another hospital.
+        <strong>Diverted:</strong> {diversion.reason}. Choose another hospital.
       </p>
       {closedAt !== diversion.at && (
         <Modal

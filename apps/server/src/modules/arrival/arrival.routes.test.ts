@@ -216,6 +216,16 @@ describe('arrival, hand-over and diversion', () => {
     expect(expectClientError(long, 400).message).toMatch(/to/);
   });
 
+  it('does not let fixes stamped in the future run the dwell ahead', async () => {
+    const caseId = await newCase();
+    await report(caseId, BAY, at(0));
+    await report(caseId, BAY, at(ARRIVAL_DWELL_SECONDS * 3)); // a wrong clock, or a forged stamp
+    expect((await crewCase(caseId)).arrival ?? null).toBeNull();
+    t.clock.advance(ARRIVAL_DWELL_SECONDS * 1000);
+    await report(caseId, BAY, at(0));
+    expect((await crewCase(caseId)).arrival?.source).toBe('geofence');
+  });
+
   it('uses the radius the admin set', async () => {
     const set = await send(t, 'PUT', p('updateArrivalSettings', { id: RIVERSIDE }), admin, {
       body: { arrivalRadiusM: 400, offloadAlertMinutes: 20 },
@@ -223,8 +233,8 @@ describe('arrival, hand-over and diversion', () => {
     expect(set.statusCode, set.body).toBe(200);
     const caseId = await newCase();
     const near = { ...BAY, longitude: BAY.longitude + 300 / 83_500 }; // 300 m: outside 150, inside 400
+    await report(caseId, near, at(-ARRIVAL_DWELL_SECONDS));
     await report(caseId, near, at(0));
-    await report(caseId, near, at(ARRIVAL_DWELL_SECONDS));
     expect((await crewCase(caseId)).arrival?.source).toBe('geofence');
     const read = await send(t, 'GET', p('arrivalSettings', { id: RIVERSIDE }), ed, { key: null });
     expect(read.json()).toEqual({ arrivalRadiusM: 400, offloadAlertMinutes: 20 });

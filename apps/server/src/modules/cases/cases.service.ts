@@ -682,7 +682,9 @@ export function createCasesService(deps: CasesServiceDeps) {
             return change(caseId, reported);
           }
           const before = { enteredAt: current.geofence_entered_at };
-          const step = stepFence(fence, before, payload);
+          // A fix stamped in the future (a wrong device clock) counts as now: no dwell can be run ahead.
+          const fixAt = recordedAt > now ? now : recordedAt;
+          const step = stepFence(fence, before, { ...payload, recordedAt: fixAt });
           const after = stateAfter(step, before);
           if (step.kind !== 'arrived') {
             await repo.updateCase(trx, caseId, { ...moved, geofence_entered_at: after.enteredAt });
