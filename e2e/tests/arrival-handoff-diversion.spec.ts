@@ -31,6 +31,7 @@ import { hospitals, teams, users } from '../support/demo';
 const RIVERSIDE_AT = { latitude: 41.4993, longitude: -81.6944 };
 const ST_MARYS = "St. Mary's Hospital";
 const ST_MARYS_ID = 'hospital-st-marys';
+const RIVERSIDE_ID = 'hospital-riverside-regional';
 const dataDir = gpsDataDir();
 const M_PER_DEG_LAT = 111_320;
 const mPerDegLon = (lat: number) => M_PER_DEG_LAT * Math.cos((lat * Math.PI) / 180);
@@ -119,6 +120,28 @@ test('geofence arrival from a replayed GPS track (once), handoff accepted, the t
   await expect(arrived.getByTestId('offload-timer')).toHaveText(/^\d+:\d\d$/);
   await expect(ed.getByTestId('case-card').filter({ hasText: caseNumber })).toHaveCount(0);
   await expect(crew.getByTestId('offload-timer')).toContainText('waiting for handoff');
+  // Another truck that has stood at the door for 34 minutes (its reports came late, after a dead
+  // spot): past the 30-minute threshold its card is amber and the charge nurse is alerted.
+  const waiting = (await call(baseURL!, token, 'POST', `/v4/twiageCases?placeholderId=placeholder-${randomUUID()}`, {
+    emsAgency: 'agency-riverside-ems',
+    truck: 'truck-riverside-ambulance-5',
+    beganAt: new Date(Date.now() - 60 * 60_000).toISOString(),
+  })) as { id: string; caseNumber: string };
+  await call(baseURL!, token, 'PATCH', `/v4/twiageCases/${waiting.id}`, { destinationHospital: RIVERSIDE_ID });
+  for (const minutesAgo of [35, 34]) {
+    await call(baseURL!, token, 'POST', `/v4/twiageCases/${waiting.id}/locationUpdates`, {
+      ...RIVERSIDE_AT,
+      accuracy: 10,
+      recordedAt: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
+    });
+  }
+  const late = ed.getByTestId('arrived-card').filter({ hasText: waiting.caseNumber });
+  await expect(late).toHaveClass(/offload-over/);
+  await expect(late).toContainText('Over 30 min: the charge nurse is alerted.');
+  await expect(ed.getByRole('alert').filter({ hasText: 'Charge nurse: offload over 30 min' })).toContainText(
+    waiting.caseNumber,
+  );
+  await expect(arrived).not.toHaveClass(/offload-over/);
   await snap(ed, testInfo, 'arrival-board-arrived-lane', { fullPage: false });
   await snap(crew, testInfo, 'arrival-crew-offload-timer', { fullPage: false });
 
@@ -129,6 +152,8 @@ test('geofence arrival from a replayed GPS track (once), handoff accepted, the t
   );
   await expect(crew.getByTestId('offload-timer')).toHaveCount(0); // the timer stopped
   await snap(crew, testInfo, 'arrival-crew-handoff-accepted', { fullPage: false });
+  await late.getByRole('button', { name: 'Accept handoff' }).click(); // the next test's board starts clear
+  await expect(late).toHaveCount(0);
   expect(caseEvents(process.env.E2E_DATA_DIR!, caseId).filter((e) => e.type === 'handoffAccepted')).toHaveLength(1);
 
   await ed.getByRole('link', { name: /Offload report/ }).click();
