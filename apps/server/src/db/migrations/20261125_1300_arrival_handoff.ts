@@ -58,6 +58,5 @@ export async function down(db: AnyDb): Promise<void> {
   await db.schema.dropIndex('cases_destination_arrived_idx').ifExists().execute();
   await db.schema.dropTable('case_destination_changes').ifExists().execute();
   await db.schema.dropTable('hospital_arrival_settings').ifExists().execute();
-  for (const column of [...CASE_COLUMNS].reverse())
-    await db.schema.alterTable('cases').dropColumn(column).execute();
+  for (const column of [...CASE_COLUMNS].reverse()) await db.schema.alterTable('cases').dropColumn(column).execute();
 }
