@@ -24,6 +24,7 @@ import {
   chooseHospital,
   startCase,
 } from '../support/cases';
+import { axeViolations, describeViolations } from '../support/axe';
 import { consolePage, signInToConsole } from '../support/console';
 import { signInToStart, snap } from '../support/crew';
 import { hospitals, teams, users } from '../support/demo';
@@ -143,6 +144,8 @@ test('geofence arrival from a replayed GPS track (once), handoff accepted, the t
   );
   await expect(arrived).not.toHaveClass(/offload-over/);
   await snap(ed, testInfo, 'arrival-board-arrived-lane', { fullPage: false });
+  const boardViolations = await axeViolations(ed, 'board with the Arrived lane');
+  expect(boardViolations, describeViolations(boardViolations)).toEqual([]);
   await snap(crew, testInfo, 'arrival-crew-offload-timer', { fullPage: false });
 
   await arrived.getByRole('button', { name: 'Accept handoff' }).click();
@@ -168,6 +171,8 @@ test('geofence arrival from a replayed GPS track (once), handoff accepted, the t
   expect(row).toContain(`geofence`);
   expect(row).toContain(users.ed1.displayName);
   await snap(ed, testInfo, 'arrival-offload-report');
+  const reportViolations = await axeViolations(ed, 'offload report');
+  expect(reportViolations, describeViolations(reportViolations)).toEqual([]);
   await crew.context().close();
   await ed.context().close();
 });
@@ -217,6 +222,8 @@ test('divert: the crew is alerted with the reason, warned before a critical hosp
   );
   await expect(crew.getByTestId('diversion-banner')).toContainText('CT scanner down');
   await snap(crew, testInfo, 'diversion-crew-alert', { fullPage: false });
+  const alertViolations = await axeViolations(crew, 'crew diversion alert');
+  expect(alertViolations, describeViolations(alertViolations)).toEqual([]);
   await alert.getByRole('button', { name: 'Choose Hospital' }).click();
   const picker = crew.getByRole('dialog', { name: 'Select Hospital' });
   await picker.getByRole('button', { name: /^Mercy General Hospital/ }).click();
