@@ -18,6 +18,7 @@ import { printOfflineStart, runOfflineStart } from './offline-start';
 import { printTapToSaved, runTapToSaved } from './tap-to-saved';
 import { printProtocols, runProtocols } from './protocols';
 import { printDesktopGps, runDesktopGps } from './desktop-gps';
+import { printArrivalToBoard, runArrivalToBoard } from './arrival-to-board';
 
 const started = Date.now();
 const load = loadavg()[0] ?? 0;
@@ -132,6 +133,15 @@ try {
   results.protocols = protocols;
 } catch (error) {
   console.error(`protocols: ${(error as Error).message}`);
+  process.exitCode = 1;
+}
+
+try {
+  const arrival = await runArrivalToBoard();
+  printArrivalToBoard(arrival);
+  results.arrivalToBoard = arrival;
+} catch (error) {
+  console.error(`arrival-to-board: ${(error as Error).message}`);
   process.exitCode = 1;
 }
 

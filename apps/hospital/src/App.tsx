@@ -30,6 +30,8 @@ const ProtocolReviewPage = lazy(() =>
   import('./features/admin/protocols/ProtocolReviewPage').then((m) => ({ default: m.ProtocolReviewPage })),
 );
 
+const ReportPage = lazy(() => import('./features/arrival/ReportPage').then((m) => ({ default: m.ReportPage })));
+
 /** Signed out, every address shows the sign-in form (no redirect, so a bookmarked address still works). */
 export function App() {
   const token = useSessionToken();
@@ -46,6 +48,7 @@ function SignedIn() {
       <Routes>
         <Route path="/" element={<BoardPage />} />
         <Route path="/case/:hospitalId/:caseId" element={<CaseDetailPage />} />
+        <Route path="/report/:hospitalId" element={<ReportPage />} />
         <Route path="/admin" element={<AdminLayout />}>
           <Route index element={<Navigate to="users" replace />} />
           <Route path="agencies" element={<AgenciesPage />} />

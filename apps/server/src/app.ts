@@ -100,6 +100,9 @@ import { createTransfersService } from './modules/transfers/transfers.service.js
 import { createGuessLimiter, createRedisGuessLimiter } from './modules/transfers/guess-limit.js';
 import { createDispatchRepository } from './modules/dispatch/dispatch.repository.js';
 import { dispatchRoutes } from './modules/dispatch/dispatch.routes.js';
+import { createArrivalRepository } from './modules/arrival/arrival.repository.js';
+import { arrivalRoutes } from './modules/arrival/arrival.routes.js';
+import { createArrivalService } from './modules/arrival/arrival.service.js';
 import { createDispatchService } from './modules/dispatch/dispatch.service.js';
 import { createProtocolsModule } from './modules/protocols/protocols.module.js';
 
@@ -324,6 +327,15 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     // `transfers` is built further down; it is only called per request, after both exist.
     transfers: { inProgress: (caseId) => transfers.inProgress(caseId) },
     outbox: caseOutbox,
+    // `arrival` (issue 15) is built just below; the geofence is only read per position report.
+    arrival: { fenceOf: (hospitalId) => arrival.fenceOf(hospitalId) },
+  });
+  const arrival = createArrivalService({
+    repo: createArrivalRepository(db),
+    clock,
+    access: cases.access,
+    cases,
+    hospitals,
   });
 
   registerBuiltInChannels(channelAuthorizers, {
@@ -465,6 +477,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     }),
   );
   casesRoutes(app, ctx, cases);
+  arrivalRoutes(app, ctx, arrival);
   boardRoutes(
     app,
     ctx,

@@ -74,6 +74,14 @@ const get = (name: RouteName, params: Record<string, string>): MatrixRequest => 
 /** Board reads and writes: the destination's ED staff only. */
 const ED_ONLY = { ed: 200, edOther: 403, crew: 403, admin: 403 } as const;
 
+/** A new Riverside case of medic1's (arrival and diversion change a case for good: one per caller). */
+async function freshCase(f: MatrixFixture): Promise<string> {
+  const crew = await f.t.signIn('medic1');
+  const { id } = await startCase(f.t, crew, IDS.agencies.riverside, RIVERSIDE_TRUCK);
+  await setDestination(f.t, crew, id, f.hospitalId);
+  return id;
+}
+
 async function newStatus(f: MatrixFixture): Promise<string> {
   const res = await send(f.t, 'POST', path('setHospitalStatus', { id: f.hospitalId }), f.edToken, {
     body: { status: `CT down ${randomUUID().slice(0, 8)}`, priority: 'urgent' },
@@ -249,6 +257,57 @@ export const CONSOLE_CALLS: MatrixRow[] = [
     }),
     expect: { ed: 201, edOther: 403, crew: 403, admin: 201 },
     why: 'admins may dispatch for a hospital',
+  },
+  // Arrival, hand-over, diversion and the offload report (issue 15).
+  {
+    call: 'markArrived',
+    request: async (f) => ({
+      method: 'POST',
+      url: path('markArrived', { id: f.hospitalId, caseId: await freshCase(f) }),
+    }),
+    expect: ED_ONLY,
+  },
+  {
+    call: 'acceptHandoff',
+    request: async (f) => ({
+      method: 'POST',
+      url: path('acceptHandoff', { id: f.hospitalId, caseId: await freshCase(f) }),
+    }),
+    expect: ED_ONLY,
+  },
+  {
+    call: 'divertCase',
+    request: async (f) => ({
+      method: 'POST',
+      url: path('divertCase', { id: f.hospitalId, caseId: await freshCase(f) }),
+      body: { reason: 'CT scanner down' },
+    }),
+    expect: ED_ONLY,
+  },
+  { call: 'divertedAway', request: (f) => get('divertedAway', { id: f.hospitalId }), expect: ED_ONLY },
+  {
+    call: 'arrivalSettings',
+    request: (f) => get('arrivalSettings', { id: f.hospitalId }),
+    expect: { ed: 200, edOther: 403, crew: 403, admin: 200 },
+    why: 'admins set them',
+  },
+  {
+    call: 'updateArrivalSettings',
+    request: (f) => ({
+      method: 'PUT',
+      url: path('updateArrivalSettings', { id: f.hospitalId }),
+      body: { arrivalRadiusM: 150, offloadAlertMinutes: 30 },
+    }),
+    expect: { ed: 403, edOther: 403, crew: 403, admin: 200 },
+    why: 'a hospital setting: organisation admins administer hospitals',
+  },
+  {
+    call: 'offloadReport',
+    request: (f) => ({
+      method: 'GET',
+      url: `${path('offloadReport', { id: f.hospitalId })}?from=2026-11-01&to=2026-11-21&tz=America%2FNew_York`,
+    }),
+    expect: ED_ONLY,
   },
 ];
 

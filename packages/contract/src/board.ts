@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { AgePeriod, Gender, MediaCounts, PatientInfoEntry, TagFieldValue } from './case.js';
 import { GeoPoint, HexColor, Id } from './entities.js';
 import { RATING_STARS } from './constants.js';
+import { Arrival, Diversion, Handoff } from './arrival.js';
 
 export const BoardParams = z.object({ id: Id });
 export const BoardCaseParams = z.object({ id: Id, caseId: Id });
@@ -47,6 +48,12 @@ export const BoardCase = z.object({
   /** Crew messages the hospital has not read yet. */
   unreadChat: z.number().int(),
   mediaCount: z.number().int(),
+  /** Issue 15: the truck reached this hospital (geofence, crew's close, ED's button); null: not yet. */
+  arrival: Arrival.nullable().optional(),
+  /** The ED accepted transfer of care: the offload ("wall") time ends. */
+  handoff: Handoff.nullable().optional(),
+  /** This ED diverted the case; the crew is choosing another destination. */
+  diversion: Diversion.nullable().optional(),
 });
 export type BoardCase = z.infer<typeof BoardCase>;
 

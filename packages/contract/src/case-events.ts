@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { type CaseEventType, AgePeriod, Gender, MonitorIntegration, PatientInfoEntry, TagFieldValue } from './case.js';
 import { Id } from './entities.js';
 import { MediaType } from './media.js';
+import { ArrivalSource } from './arrival.js';
 
 const At = z.iso.datetime({ offset: true });
 
@@ -57,7 +58,14 @@ export const CaseEvent = z.discriminatedUnion('type', [
   /** The destination hospital; `nonTwiage`: a hospital not on the platform (it gets no case data). */
   variant(
     'hospital',
-    z.object({ destinationHospital: Id, previous: Id.nullable(), nonTwiage: z.boolean(), at: At.optional() }),
+    z.object({
+      destinationHospital: Id,
+      previous: Id.nullable(),
+      nonTwiage: z.boolean(),
+      at: At.optional(),
+      /** The new destination's name, so the previous hospital's board can say "diverted to …". */
+      destinationName: z.string().optional(),
+    }),
   ),
   /** A position report of the ambulance. */
   variant(
@@ -81,6 +89,18 @@ export const CaseEvent = z.discriminatedUnion('type', [
   variant('caseFeedback', z.object({ rating: z.number().int(), notes: z.string(), type: z.literal('ems') })),
   /** The destination ED marked the case as seen: who (display name), at which hospital. */
   variant('acknowledged', z.object({ hospitalId: Id, byName: z.string(), hospitalName: z.string().optional() })),
+  /**
+   * The truck reached its destination (issue 15): by the hospital's geofence, the crew's close or the
+   * ED's "Arrived". Recorded once per destination; the offload ("wall") time runs from `at`.
+   */
+  variant(
+    'arrivedAtDestination',
+    z.object({ hospitalId: Id, at: At, source: ArrivalSource, byName: z.string().nullable() }),
+  ),
+  /** The destination ED accepted transfer of care: the offload time ends. */
+  variant('handoffAccepted', z.object({ hospitalId: Id, byName: z.string(), at: At })),
+  /** The destination ED diverted the case: the crew is to choose another destination. */
+  variant('diverted', z.object({ hospitalId: Id, hospitalName: z.string(), reason: z.string(), byName: z.string() })),
 ]);
 export type CaseEvent = z.infer<typeof CaseEvent>;
 export type CaseEventOf<T extends CaseEvent['type']> = Extract<CaseEvent, { type: T }>;

@@ -13,6 +13,7 @@ import {
   TEXT_MAX_LENGTH,
 } from './constants.js';
 import { GeoPoint, Id, TagFieldType } from './entities.js';
+import { Arrival, Diversion, Handoff } from './arrival.js';
 
 export const CaseType = z.enum(['emsED', 'hospitalED']);
 export const Gender = z.enum(['M', 'F']);
@@ -46,6 +47,10 @@ export const CASE_EVENT_TYPES = [
   'caseFeedback',
   // The destination ED marked the case as seen (hospital console).
   'acknowledged',
+  // Issue 15: arrival at the destination, the ED's acceptance of the hand-over, a diversion.
+  'arrivedAtDestination',
+  'handoffAccepted',
+  'diverted',
 ] as const;
 export const CaseEventType = z.enum(CASE_EVENT_TYPES);
 export type CaseEventType = z.infer<typeof CaseEventType>;
@@ -114,6 +119,10 @@ export const Case = z.object({
   acknowledgedBy: z.string().nullable().optional(),
   acknowledgedByHospital: z.string().nullable().optional(),
   acknowledgedAt: z.iso.datetime().nullable().optional(),
+  /** Issue 15: arrival at the destination, the ED's acceptance of the hand-over, a pending diversion. */
+  arrival: Arrival.nullable().optional(),
+  handoff: Handoff.nullable().optional(),
+  diversion: Diversion.nullable().optional(),
 });
 export type Case = z.infer<typeof Case>;
 

@@ -220,6 +220,37 @@ export interface CasesTable {
   acknowledged_by: string | null;
   acknowledged_by_name: string | null;
   acknowledged_at: string | null;
+  /** Issue 15: arrival at the current destination (geofence, crew's close, ED's button). */
+  destination_arrived_at: string | null;
+  destination_arrival_source: 'geofence' | 'crew' | 'hospital' | null;
+  destination_arrived_by_name: string | null;
+  /** The first position inside the destination's geofence of the visit not yet an arrival (hysteresis). */
+  geofence_entered_at: string | null;
+  handoff_at: string | null;
+  handoff_by: string | null;
+  handoff_by_name: string | null;
+  /** A pending diversion by the destination ED (cleared when the destination changes). */
+  diverted_at: string | null;
+  diverted_by_name: string | null;
+  diversion_reason: string | null;
+  diverted_hospital_id: string | null;
+}
+
+export interface HospitalArrivalSettingsTable {
+  hospital_id: string;
+  arrival_radius_m: number;
+  offload_alert_minutes: number;
+  updated_at: string;
+}
+
+export interface CaseDestinationChangesTable {
+  id: string;
+  case_id: string;
+  from_hospital_id: string;
+  to_hospital_id: string;
+  to_hospital_name: string;
+  reason: string | null;
+  at: string;
 }
 
 export interface CaseEventsTable {
@@ -478,6 +509,8 @@ export interface DB extends ProtocolTables {
   known_sign_ins: KnownSignInsTable;
   feedback: FeedbackTable;
   cases: CasesTable;
+  hospital_arrival_settings: HospitalArrivalSettingsTable;
+  case_destination_changes: CaseDestinationChangesTable;
   case_events: CaseEventsTable;
   case_access: CaseAccessTable;
   case_tags: CaseTagsTable;

@@ -9,6 +9,8 @@ import { destinationOf, isCaseClosable } from './caseModel';
 import { CaseTabs } from './CaseTabs';
 import { CloseCaseDialog, type CloseStep } from './CloseCase';
 import { useCaseChannel } from './caseChannel';
+import { ArrivalStatus, DiversionAlert } from '../arrival/ArrivalStatus';
+import { DestinationWarning } from '../arrival/destinationWarning';
 import { HospitalBar, HospitalChoices, HospitalPicker, MAX_HOSPITAL_CHOICES } from './HospitalSelector';
 import { closeCase } from './mutations';
 import { NetworkStatus } from './NetworkStatus';
@@ -66,6 +68,8 @@ export function CasePage() {
           <DesktopPositionLine />
         </Suspense>
       )}
+      <ArrivalStatus caseId={caseData.id} />
+      <DiversionAlert caseId={caseData.id} onChooseHospital={() => setPickingHospital(true)} />
       {location === 'off' && (
         <p className="location-off" role="status">
           Location is off: the hospital sees no ETA. Allow location for Inbound in the browser settings.
@@ -91,6 +95,7 @@ export function CasePage() {
           onClose={() => setPickingHospital(false)}
         />
       )}
+      <DestinationWarning />
       {needsAuthentication && <SessionExpiredModal />}
       {closeStep && (
         <CloseCaseDialog

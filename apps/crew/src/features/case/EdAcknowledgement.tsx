@@ -7,6 +7,11 @@
  */
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/apiClient';
+import { arrivalFromCase, arrivalKey } from '../arrival/arrivalState';
+import { useSession } from '../../lib/session';
+
+const hospitalNameOf = (id: string | null) =>
+  useSession.getState().selectedTeam?.hospitals.find((h) => h.id === id)?.name ?? null;
 
 export interface Acknowledgement {
   hospitalId: string;
@@ -23,6 +28,8 @@ export function readAcknowledgement(queryClient: QueryClient, caseId: string): P
     queryFn: async ({ signal }) => {
       const c = await api.call('getCase', { params: { id: caseId }, signal });
       const hospitalId = c.destinationHospital?.id ?? null;
+      // The same read tells the arrival, hand-over and diversion state (issue 15): no second request.
+      queryClient.setQueryData(arrivalKey(caseId), arrivalFromCase(c, hospitalNameOf(hospitalId)));
       return c.acknowledgedAt && c.acknowledgedByHospital && hospitalId
         ? { hospitalId, hospital: c.acknowledgedByHospital, at: c.acknowledgedAt }
         : null;

@@ -3,7 +3,7 @@ import { useState, useSyncExternalStore } from 'react';
 import { Modal } from '../../ui/Modal';
 import { StatusBadges } from '../hospitalStatus/StatusBadges';
 import { useHospitalStatuses } from '../hospitalStatus/useHospitalStatuses';
-import { chooseHospital } from './mutations';
+import { pickDestination } from '../arrival/destinationWarning';
 
 /**
  * The hospital selector at the bottom of the case screen (spec §2), with the banner for a hospital that
@@ -68,8 +68,8 @@ export function HospitalPicker({
               className={hospital.id === selectedId ? 'hospital-option hospital-option--on' : 'hospital-option'}
               aria-pressed={hospital.id === selectedId}
               onClick={() => {
-                rememberHospital(hospital.id);
-                void chooseHospital(hospital.id);
+                // Issue 15: asks first for a hospital in a critical status or the one that diverted the case.
+                pickDestination(hospital, statuses.get(hospital.id) ?? hospital.activeStatuses);
                 onClose();
               }}
             >
@@ -177,10 +177,7 @@ export function HospitalChoices({
               type="button"
               className={chosen ? 'hospital-choice hospital-choice--on' : 'hospital-choice'}
               aria-pressed={chosen}
-              onClick={() => {
-                rememberHospital(hospital.id);
-                void chooseHospital(hospital.id);
-              }}
+              onClick={() => pickDestination(hospital, active)}
             >
               <span className="hospital-choice__name">{hospital.name}</span>
               {active.length > 0 && (

@@ -22,6 +22,7 @@ import { applyChatMessage, applyChatReceipt } from '../chat/chatQueries';
 import { chatKeys } from '../chat/outgoing';
 import { applyMediaUpload, caseMediaKey } from '../media/useCaseMedia';
 import { acknowledgementKey, readAcknowledgement, type Acknowledgement } from './EdAcknowledgement';
+import { applyArrivalEvent } from '../arrival/arrivalState';
 
 export function useCaseChannel(caseId: string | null): void {
   useEffect(() => {
@@ -57,6 +58,7 @@ function applyCaseUpdated(caseId: string, { event, upload }: CaseUpdated): void 
     else void queryClient.invalidateQueries({ queryKey: caseMediaKey(caseId) });
     return;
   }
+  if (applyArrivalEvent(caseId, event)) return;
   const key = acknowledgementKey(caseId);
   if (event.type === 'acknowledged') {
     const { hospitalId, hospitalName } = event.payload;

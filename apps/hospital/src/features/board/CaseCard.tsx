@@ -58,6 +58,11 @@ export const CaseCard = memo(function CaseCard({ hospitalId, card, etaMinutes, d
           </h3>
           <p className="case-patient">{who || 'Age and gender not given yet'}</p>
         </div>
+        {card.diversion && (
+          <p className="case-diversion">
+            Diverted: {card.diversion.reason} — waiting for the crew to choose another hospital
+          </p>
+        )}
         {tags.length > 0 && (
           <ul className="case-tags">
             {tags.slice(0, 6).map((tag) => (

@@ -1,4 +1,5 @@
 import { useLayoutEffect, useMemo } from 'react';
+import { Link } from 'react-router';
 import { rankOpenCases } from './boardOrder';
 import { AlertBanner } from './AlertBanner';
 import { CaseCard } from './CaseCard';
@@ -8,6 +9,9 @@ import { useBoardUpdates } from './useBoardUpdates';
 import { useSecondClock } from './clock';
 import { markBoardCommit } from './marks';
 import { useP1Alerts } from './useP1Alerts';
+import { ArrivedLane } from '../arrival/ArrivedLane';
+import { DivertedAwayList } from '../arrival/DivertedAwayList';
+import { isInbound, isOffloading } from '../arrival/lanes';
 
 /** One hospital's live board: alerts, the open cases in arrival order, and recent arrivals. */
 export function InboundBoard({ hospitalId, soundOn }: { hospitalId: string; soundOn: boolean }) {
@@ -17,7 +21,12 @@ export function InboundBoard({ hospitalId, soundOn }: { hospitalId: string; soun
   const now = useSecondClock();
   const { alerting, dismiss } = useP1Alerts(board.data?.open, soundOn);
   const location = board.data?.hospital.location ?? null;
-  const open = board.data?.open;
+  // Issue 15: an arrived truck leaves the Inbound lane for the Arrived lane until its hand-over.
+  const allOpen = board.data?.open;
+  const open = useMemo(() => allOpen?.filter(isInbound), [allOpen]);
+  const history = board.data?.history;
+  const offloading = useMemo(() => [...(allOpen ?? []), ...(history ?? [])].filter(isOffloading), [allOpen, history]);
+  const handedOver = useMemo(() => history?.filter((c) => !isOffloading(c)) ?? [], [history]);
   const ranked = useMemo(() => (open ? rankOpenCases(open, location, now) : []), [open, location, now]);
   // After each board read is on screen (DOM committed): the render bench's and DevTools' end mark.
   const dataUpdatedAt = board.dataUpdatedAt;
@@ -74,7 +83,12 @@ export function InboundBoard({ hospitalId, soundOn }: { hospitalId: string; soun
           </ul>
         )}
       </section>
-      <HistoryList hospitalId={hospitalId} cases={board.data.history} />
+      <ArrivedLane hospitalId={hospitalId} cards={offloading} soundOn={soundOn} />
+      <DivertedAwayList hospitalId={hospitalId} />
+      <HistoryList hospitalId={hospitalId} cases={handedOver} />
+      <Link className="report-link" to={`/report/${hospitalId}`}>
+        Offload report (wall time, arrivals, notice lead time)
+      </Link>
     </>
   );
 }

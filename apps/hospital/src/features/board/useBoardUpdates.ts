@@ -5,6 +5,7 @@ import { useChannelMessages } from '../../lib/realtime/realtime';
 import { applyCaseCard } from './boardCache';
 import { markBoardNotice } from './marks';
 import { boardKeys } from './queries';
+import { arrivalKeys } from '../arrival/queries';
 import { createRefreshCoalescer, type RefreshCoalescer } from './refreshCoalescer';
 
 /**
@@ -46,6 +47,8 @@ export function useBoardUpdates(hospitalId: string): void {
       if (board) queryClient.setQueryData<BoardResponse>(key, applyCaseCard(board, caseId, card));
       if (!board || queryClient.isFetching({ queryKey: key, exact: true }) > 0) readBoardAgain();
       void queryClient.invalidateQueries({ queryKey: boardKeys.detail(hospitalId, caseId) });
+      // A case that left this board: the "diverted to …" list (issue 15) says where it went.
+      if (card === null) void queryClient.invalidateQueries({ queryKey: arrivalKeys.divertedAway(hospitalId) });
     },
     onUnreadable(event) {
       if (event.type !== HOSPITAL_CHANNEL_EVENTS.caseUpdated) return;

@@ -8,6 +8,7 @@ import { useBoardUpdates } from '../board/useBoardUpdates';
 import { useNow } from '../board/useNow';
 import { ChatPanel } from './ChatPanel';
 import { FeedbackPanel } from './FeedbackPanel';
+import { ArrivalPanel } from '../arrival/ArrivalPanel';
 import { MediaPanel } from './MediaPanel';
 import { useCaseChannel } from './queries';
 import { describeEvent } from './timeline';
@@ -116,6 +117,8 @@ function CaseDetail({ hospitalId, c, now }: { hospitalId: string; c: BoardCaseDe
               </p>
             )}
           </section>
+
+          <ArrivalPanel hospitalId={hospitalId} c={c} />
 
           <section className="panel" aria-labelledby="findings-title">
             <h2 id="findings-title">Findings</h2>

@@ -26,7 +26,7 @@ export function describeEvent(entry: CaseTimelineEntry): string {
     case 'caseStarted':
       return `Case ${str(d.caseNumber)} started`;
     case 'hospital':
-      return 'Destination set to this hospital';
+      return d.destinationName ? `Destination set to ${str(d.destinationName)}` : 'Destination set to this hospital';
     case 'complaint':
       return `Complaint: ${str(d.complaintName) || str(d.complaint)}`;
     case 'age': {
@@ -47,6 +47,12 @@ export function describeEvent(entry: CaseTimelineEntry): string {
       return 'Arrived at the hospital';
     case 'acknowledged':
       return `Acknowledged by ${str(d.byName)}`;
+    case 'arrivedAtDestination':
+      return `Arrived at ${formatClock(str(d.at))} (${d.source === 'geofence' ? 'GPS at the door' : d.source === 'crew' ? 'crew closed the case' : `marked by ${str(d.byName)}`})`;
+    case 'handoffAccepted':
+      return `Handoff accepted by ${str(d.byName)}`;
+    case 'diverted':
+      return `Diverted by ${str(d.byName)} (${str(d.hospitalName)}): ${str(d.reason)}`;
     case 'patientInfo':
       return 'Patient info updated';
     case 'monitor':

@@ -8,6 +8,7 @@ import { fromFlag, parseJson } from '../../db/json.js';
 import type { CaseRow } from '../../db/schema.js';
 import { seenByDestination } from '../cases/case-access.js';
 import { lastLocationOf } from '../cases/last-location.js';
+import { arrivalFields } from '../arrival/arrival-state.js';
 import type { PublishedSet } from '../complaints/complaints.service.js';
 import type { BoardRepository } from './board.repository.js';
 
@@ -90,6 +91,7 @@ export function createBoardCards({ repo, complaints }: BoardCardsDeps) {
         acknowledgement: seen ? { byName: seen.byName, at: seen.at } : null,
         unreadChat: unread.get(row.id) ?? 0,
         mediaCount,
+        ...arrivalFields(row),
       };
     });
   }

@@ -74,6 +74,11 @@ export function createCasesRepository(db: Kysely<DB>, transact?: TransactionRunn
       await statements.updateCase(trx, id, changes);
     },
 
+    /** A destination change, kept so the old hospital's board can say where the case went (issue 15). */
+    async insertDestinationChange(trx: Transaction<DB>, row: Insertable<DB['case_destination_changes']>) {
+      await trx.insertInto('case_destination_changes').values(row).execute();
+    },
+
     /** The case and the user's role on its access list (null: not on it), in one read. */
     async findWithAccess(id: string, userId: string): Promise<{ row: CaseRow; role: string | null } | null> {
       const found = (await statements.findWithAccess(db, userId, id)).rows[0];

@@ -17,7 +17,7 @@
  * 403, an unknown id 404. `access` is that policy, for the other modules (channels, media, chat, board).
  */
 import { randomUUID } from 'node:crypto';
-import type { Transaction } from 'kysely';
+import type { Transaction, Updateable } from 'kysely';
 import {
   AgePeriod,
   DEFAULT_AGE_PERIOD,
@@ -41,7 +41,9 @@ import {
 } from '@inbound/contract';
 import type { Clock } from '../../clock.js';
 import { parseJson, toJson } from '../../db/json.js';
-import type { CaseRow, DB } from '../../db/schema.js';
+import type { CaseRow, CasesTable, DB } from '../../db/schema.js';
+import { arrivalChanges, arrivalFields, diversionCleared } from '../arrival/arrival-state.js';
+import { stateAfter, stepFence, type Fence } from '../arrival/geofence.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { isOnTeam, type Principal } from '../auth/principal.js';
 import type { PublishedSet } from '../complaints/complaints.service.js';
@@ -106,6 +108,16 @@ export interface CasesServiceDeps {
   /** The outbox relay: woken after each commit of case events (case-outbox.ts). */
   outbox?: { wake(): void };
   caseNumbers?: CaseNumberSource;
+  /** The destination's geofence (issue 15): null when the hospital has no location. */
+  arrival?: { fenceOf(hospitalId: string): Promise<Fence | null> };
+}
+
+/** An ED's write of an inbound case (arrival, hand-over, diversion): the row, locked, and how to record. */
+export interface HospitalWrite {
+  current: CaseRow;
+  now: string;
+  emit: Emit;
+  update(changes: Updateable<CasesTable>): Promise<void>;
 }
 
 /** A dispatched case a crew claimed (dispatch module): the case it becomes. */
@@ -371,6 +383,36 @@ export function createCasesService(deps: CasesServiceDeps) {
     /** A caller's transaction that recorded case events committed: the outbox relays them now. */
     committed,
 
+    /**
+     * For the ED's writes of an inbound case (arrival module): the row locked, events recorded as the
+     * user, committed and relayed like every case write. `apply` decides from the locked row; it may
+     * record nothing (a repeat), and answers what the caller returns.
+     */
+    async hospitalWrite<T>(
+      caseId: string,
+      actorUserId: string,
+      apply: (write: HospitalWrite) => Promise<T>,
+    ): Promise<T | null> {
+      let recorded = 0;
+      const result = await repo.transaction(async (trx) => {
+        const current = await repo.lockForWrite(trx, caseId);
+        if (!current) return null;
+        const now = clock.now().toISOString();
+        let seq = Number(current.version);
+        const emit: Emit = async (type, payload) => {
+          seq += 1;
+          const origin = { caseId, seq, actorUserId, createdAt: now, clientCreatedAt: null };
+          const event = newCaseEvent(origin, type, payload);
+          await repo.appendEvent(trx, event);
+          recorded += 1;
+          return event;
+        };
+        return apply({ current, now, emit, update: (changes) => repo.updateCase(trx, caseId, changes) });
+      });
+      if (recorded > 0) committed();
+      return result;
+    },
+
     /** POST /v4/twiageCases: a member (or admin) of the team starts a case on one of its trucks. */
     async create(
       principal: Principal,
@@ -507,6 +549,7 @@ export function createCasesService(deps: CasesServiceDeps) {
         acknowledgedBy: seen?.byName ?? null,
         acknowledgedByHospital: seenBy[0]?.name ?? null,
         acknowledgedAt: seen?.at ?? null,
+        ...arrivalFields(row),
       };
     },
 
@@ -544,15 +587,29 @@ export function createCasesService(deps: CasesServiceDeps) {
           // it: the console and real-time delivery must leave such a hospital out (recorded in the event).
           const [hospital] = await hospitals.hospitalsByIds([hospitalId]);
           const nonTwiage = hospital?.nonTwiage ?? false;
-          return async (trx, current, emit) => {
+          return async (trx, current, emit, now) => {
             if (current.destination_hospital_id === hospitalId) return change(caseId, null);
-            await repo.updateCase(trx, caseId, { destination_hospital_id: hospitalId });
+            const previous = current.destination_hospital_id;
+            // A new destination: its arrival, hand-over and any diversion start afresh (issue 15).
+            await repo.updateCase(trx, caseId, { destination_hospital_id: hospitalId, ...diversionCleared });
+            if (previous !== null) {
+              await repo.insertDestinationChange(trx, {
+                id: randomUUID(),
+                case_id: caseId,
+                from_hospital_id: previous,
+                to_hospital_id: hospitalId,
+                to_hospital_name: hospital?.name ?? hospitalId,
+                reason: current.diverted_hospital_id === previous ? current.diversion_reason : null,
+                at: now,
+              });
+            }
             return change(
               caseId,
               await emit('hospital', {
                 destinationHospital: hospitalId,
-                previous: current.destination_hospital_id,
+                previous,
                 nonTwiage,
+                ...(hospital ? { destinationName: hospital.name } : {}),
               }),
             );
           };
@@ -577,9 +634,16 @@ export function createCasesService(deps: CasesServiceDeps) {
           // A live transfer would otherwise hand over a closed case (docs/decisions 0012): refuse, not cancel.
           if (await deps.transfers?.inProgress(caseId)) throw conflict(CLOSE_DURING_TRANSFER_MESSAGE);
           const arrivedAt = new Date(body.arrivedAt).toISOString();
-          return async (trx, _current, emit, now) => {
+          return async (trx, current, emit, now) => {
             await repo.updateCase(trx, caseId, { arrived_at: arrivedAt, closed_at: now });
-            return change(caseId, await emit('arrived', { arrivedAt }));
+            const closed = await emit('arrived', { arrivedAt });
+            // The crew's close is an arrival at the destination too, unless one was marked already.
+            const hospitalId = current.destination_hospital_id;
+            if (hospitalId !== null && current.destination_arrived_at === null) {
+              await repo.updateCase(trx, caseId, arrivalChanges({ at: arrivedAt, source: 'crew', byName: null }));
+              await emit('arrivedAtDestination', { hospitalId, at: arrivedAt, source: 'crew', byName: null });
+            }
+            return change(caseId, closed);
           };
         }
         throw badRequest('body: nothing to change.'); // unreachable: the schema requires one change
@@ -593,20 +657,47 @@ export function createCasesService(deps: CasesServiceDeps) {
       caseId: string,
       body: LocationUpdateBody,
     ): Promise<CaseAnswer<CaseChangeResponse>> {
-      return changeCase(principal, ctx, caseId, async () => async (trx, _current, emit, now) => {
-        const recordedAt = body.recordedAt ? new Date(body.recordedAt).toISOString() : now;
-        await repo.updateCase(trx, caseId, {
-          last_latitude: body.latitude,
-          last_longitude: body.longitude,
-          last_location_at: recordedAt,
-        });
-        const payload = {
-          latitude: body.latitude,
-          longitude: body.longitude,
-          accuracy: body.accuracy ?? null,
-          recordedAt,
+      return changeCase(principal, ctx, caseId, async (row) => {
+        // The destination's geofence, read before the transaction (another module's read), only while
+        // an arrival is still to come.
+        const destination = row.destination_hospital_id;
+        const fence =
+          destination !== null && row.destination_arrived_at === null && deps.arrival
+            ? await deps.arrival.fenceOf(destination)
+            : null;
+        return async (trx, current, emit, now) => {
+          const recordedAt = body.recordedAt ? new Date(body.recordedAt).toISOString() : now;
+          const payload = {
+            latitude: body.latitude,
+            longitude: body.longitude,
+            accuracy: body.accuracy ?? null,
+            recordedAt,
+          };
+          const moved = { last_latitude: body.latitude, last_longitude: body.longitude, last_location_at: recordedAt };
+          const reported = await emit('location', payload);
+          // Under the row lock: the destination and arrival as they are now, not as read above.
+          const hospitalId = current.destination_hospital_id;
+          if (!fence || hospitalId === null || hospitalId !== destination || current.destination_arrived_at !== null) {
+            await repo.updateCase(trx, caseId, moved);
+            return change(caseId, reported);
+          }
+          const before = { enteredAt: current.geofence_entered_at };
+          // A fix stamped in the future (a wrong device clock) counts as now: no dwell can be run ahead.
+          const fixAt = recordedAt > now ? now : recordedAt;
+          const step = stepFence(fence, before, { ...payload, recordedAt: fixAt });
+          const after = stateAfter(step, before);
+          if (step.kind !== 'arrived') {
+            await repo.updateCase(trx, caseId, { ...moved, geofence_entered_at: after.enteredAt });
+            return change(caseId, reported);
+          }
+          await repo.updateCase(trx, caseId, {
+            ...moved,
+            geofence_entered_at: after.enteredAt,
+            ...arrivalChanges({ at: step.at, source: 'geofence', byName: null }),
+          });
+          await emit('arrivedAtDestination', { hospitalId, at: step.at, source: 'geofence', byName: null });
+          return change(caseId, reported);
         };
-        return change(caseId, await emit('location', payload));
       });
     },
 

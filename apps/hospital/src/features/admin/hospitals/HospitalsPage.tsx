@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import '../agencies/catalog.css';
 import { HospitalForm } from './HospitalForm';
+import { ArrivalSettingsForm } from '../../arrival/ArrivalSettingsForm';
 import { useAdminHospitals, useSaveHospital } from './queries';
 
 /** Hospitals of the organisation: a table of all of them and the chosen one's settings. */
@@ -115,6 +116,7 @@ export function HospitalsPage() {
             }
             onCancel={() => setSelected(null)}
           />
+          {current && <ArrivalSettingsForm hospitalId={current.id} />}
         </section>
       )}
     </div>
