@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { type CaseEventType, AgePeriod, Gender, MonitorIntegration, PatientInfoEntry, TagFieldValue } from './case.js';
 import { Id } from './entities.js';
+import { CallOutcome } from './calls.js';
 import { MediaType } from './media.js';
 
 const At = z.iso.datetime({ offset: true });
@@ -81,6 +82,22 @@ export const CaseEvent = z.discriminatedUnion('type', [
   variant('caseFeedback', z.object({ rating: z.number().int(), notes: z.string(), type: z.literal('ems') })),
   /** The destination ED marked the case as seen: who (display name), at which hospital. */
   variant('acknowledged', z.object({ hospitalId: Id, byName: z.string(), hospitalName: z.string().optional() })),
+  /** A voice call with the destination ED ended (calls.ts): who called, who answered, when, how long, how. */
+  variant(
+    'call',
+    z.object({
+      callId: Id,
+      hospitalId: Id,
+      callerName: z.string(),
+      answeredByName: z.string().nullable(),
+      startedAt: At,
+      answeredAt: At.nullable(),
+      endedAt: At,
+      durationSeconds: z.number().int().nonnegative(),
+      outcome: CallOutcome,
+      recorded: z.boolean(),
+    }),
+  ),
 ]);
 export type CaseEvent = z.infer<typeof CaseEvent>;
 export type CaseEventOf<T extends CaseEvent['type']> = Extract<CaseEvent, { type: T }>;

@@ -46,6 +46,8 @@ export const CASE_EVENT_TYPES = [
   'caseFeedback',
   // The destination ED marked the case as seen (hospital console).
   'acknowledged',
+  // A voice call between the crew and the destination ED ended (issue 12): who, when, how long.
+  'call',
 ] as const;
 export const CaseEventType = z.enum(CASE_EVENT_TYPES);
 export type CaseEventType = z.infer<typeof CaseEventType>;

@@ -28,8 +28,11 @@ export function subscribeChannel<K extends ChannelKind>(
   kind: K,
   id: string,
   listener: MessageListener<K>,
+  options?: { fromStart?: boolean },
 ): () => void {
-  return client.subscribe(channelName(kind, id), {
+  return client.subscribe(
+    channelName(kind, id),
+    {
     onEvent(event, seq) {
       const message = parseChannelMessage(kind, event);
       if (message === null) listener.onUnreadable?.(event);
@@ -37,5 +40,7 @@ export function subscribeChannel<K extends ChannelKind>(
     },
     onSubscribed: (info) => listener.onSubscribed?.(info),
     onError: (message) => listener.onError?.(message),
-  });
+    },
+    options,
+  );
 }
