@@ -33,13 +33,13 @@ export function subscribeChannel<K extends ChannelKind>(
   return client.subscribe(
     channelName(kind, id),
     {
-    onEvent(event, seq) {
-      const message = parseChannelMessage(kind, event);
-      if (message === null) listener.onUnreadable?.(event);
-      else listener.onMessage(message, seq);
-    },
-    onSubscribed: (info) => listener.onSubscribed?.(info),
-    onError: (message) => listener.onError?.(message),
+      onEvent(event, seq) {
+        const message = parseChannelMessage(kind, event);
+        if (message === null) listener.onUnreadable?.(event);
+        else listener.onMessage(message, seq);
+      },
+      onSubscribed: (info) => listener.onSubscribed?.(info),
+      onError: (message) => listener.onError?.(message),
     },
     options,
   );

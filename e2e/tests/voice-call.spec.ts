@@ -1,0 +1,133 @@
+import { expect, test, type Page } from '@playwright/test';
+import { caseEvents, caseIdByNumber, caseNumberFromHeading, chooseHospital, startCase } from '../support/cases';
+import { consolePage } from '../support/console';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium';
+import { signInToStart, snap } from '../support/crew';
+import { hospitals, teams, users } from '../support/demo';
+
+// Issue 12: a voice call from the crew to its destination ED, over real WebRTC between Chromium
+// contexts with the fake microphone (a beep). Two consoles of the ED ring; the first answers, the
+// other stops ringing; both ends connect and hear each other (getStats bytes grow); mute stops the
+// crew's outgoing audio packets; the ED hangs up and both ends show the end; the call is a case event.
+test.use({
+  launchOptions: {
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
+  },
+});
+
+type PcWindow = Window & { __pcs?: RTCPeerConnection[] };
+
+/** Keeps every RTCPeerConnection the page makes, so the test can read its WebRTC stats. */
+async function watchPeerConnections(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const Native = window.RTCPeerConnection;
+    const pcs: RTCPeerConnection[] = [];
+    (window as PcWindow).__pcs = pcs;
+    window.RTCPeerConnection = class extends Native {
+      constructor(config?: RTCConfiguration) {
+        super(config);
+        pcs.push(this);
+      }
+    };
+  });
+}
+
+/** Audio counters of the page's newest peer connection. */
+async function audioStats(page: Page) {
+  return page.evaluate(async () => {
+    const pc = (window as PcWindow).__pcs?.at(-1);
+    if (!pc) return { bytesReceived: -1, packetsSent: -1 };
+    let bytesReceived = 0;
+    let packetsSent = 0;
+    (await pc.getStats()).forEach(
+      (s: { type: string; kind?: string; bytesReceived?: number; packetsSent?: number }) => {
+        if (s.type === 'inbound-rtp' && s.kind === 'audio') bytesReceived += s.bytesReceived ?? 0;
+        if (s.type === 'outbound-rtp' && s.kind === 'audio') packetsSent += s.packetsSent ?? 0;
+      },
+    );
+    return { bytesReceived, packetsSent };
+  });
+}
+
+/** Resolves once the counter `key` has grown between two reads (audio really flows). */
+async function expectGrowing(page: Page, key: 'bytesReceived' | 'packetsSent') {
+  const first = (await audioStats(page))[key];
+  await expect.poll(async () => (await audioStats(page))[key], { timeout: 10_000 }).toBeGreaterThan(Math.max(first, 0));
+}
+
+test('crew calls the ED: two consoles ring, the first answers, audio flows both ways, mute, hang-up, recorded as a case event', async ({
+  page,
+  browser,
+}, testInfo) => {
+  test.slow();
+  const dataDir = process.env.E2E_DATA_DIR!;
+  await watchPeerConnections(page);
+  const nurse = await consolePage(browser);
+  const colleague = await consolePage(browser);
+  await watchPeerConnections(nurse);
+  await nurse.reload();
+  await expect(nurse.getByTestId('connection')).toHaveText(/Live/);
+
+  await signInToStart(page, users.medic1.username, teams.riverside, 'Medic 1');
+  await startCase(page);
+  const caseNumber = await caseNumberFromHeading(page);
+  await chooseHospital(page, hospitals.riversideRegional);
+
+  await page.getByRole('button', { name: 'Call the emergency department' }).click();
+  const callScreen = page.getByRole('dialog', { name: `Call with ${hospitals.riversideRegional}` });
+  await expect(callScreen.getByTestId('call-state')).toHaveText('Connecting...');
+
+  // Both consoles ring with the case and the truck.
+  for (const consolePageOfEd of [nurse, colleague]) {
+    const ring = consolePageOfEd.getByTestId('incoming-call');
+    await expect(ring).toContainText(`Case ${caseNumber}`);
+    await expect(ring).toContainText('Medic 1');
+  }
+  await snap(nurse, testInfo, '90-console-incoming-call', { fullPage: false });
+  await snap(page, testInfo, '91-crew-call-connecting', { fullPage: false });
+
+  await nurse.getByTestId('incoming-call').getByRole('button', { name: 'Answer' }).click();
+  await expect(colleague.getByTestId('incoming-call'), 'the other console stops ringing').toHaveCount(0);
+
+  // Connected on both ends: mm:ss timers, and audio arriving at each.
+  await expect(callScreen.getByTestId('call-state')).toHaveText(/^\d\d:\d\d/, { timeout: 15_000 });
+  await expect(nurse.getByTestId('console-call-state')).toHaveText(/^\d\d:\d\d/, { timeout: 15_000 });
+  await expect(callScreen).toContainText(users.ed1.displayName);
+  await expectGrowing(page, 'bytesReceived');
+  await expectGrowing(nurse, 'bytesReceived');
+  await snap(page, testInfo, '92-crew-call-connected', { fullPage: false });
+  await snap(nurse, testInfo, '93-console-call-connected', { fullPage: false });
+
+  // Mute: no audio packet leaves the crew's device; unmute: they flow again.
+  await callScreen.getByRole('button', { name: 'Mute' }).click();
+  await expect(callScreen.getByRole('button', { name: 'Unmute' })).toHaveAttribute('aria-pressed', 'true');
+  await expect
+    .poll(
+      async () => {
+        const before = (await audioStats(page)).packetsSent;
+        await page.waitForTimeout(1_000);
+        return (await audioStats(page)).packetsSent - before;
+      },
+      { timeout: 10_000, message: 'no packets sent while muted' },
+    )
+    .toBe(0);
+  await callScreen.getByRole('button', { name: 'Unmute' }).click();
+  await expectGrowing(page, 'packetsSent');
+
+  // The ED hangs up: both ends end.
+  await nurse.getByRole('button', { name: 'Hang up' }).click();
+  await expect(nurse.getByTestId('console-call-state')).toHaveText('Disconnected');
+  await expect(callScreen).toBeHidden({ timeout: 10_000 });
+  await expect(page.getByRole('button', { name: 'Call the emergency department' })).toBeVisible();
+
+  const caseId = caseIdByNumber(dataDir, caseNumber)!;
+  await expect
+    .poll(() => caseEvents(dataDir, caseId).filter((e) => e.type === 'call').length, { timeout: 10_000 })
+    .toBe(1);
+  const [event] = caseEvents(dataDir, caseId).filter((e) => e.type === 'call');
+  expect(event!.payload).toMatchObject({ outcome: 'completed', answeredByName: users.ed1.displayName });
+
+  await nurse.context().close();
+  await colleague.context().close();
+});
