@@ -1,60 +1,15 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { caseEvents, caseIdByNumber, caseNumberFromHeading, chooseHospital, startCase } from '../support/cases';
 import { consolePage } from '../support/console';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium';
 import { signInToStart, snap } from '../support/crew';
 import { hospitals, teams, users } from '../support/demo';
+import { audioStats, expectGrowing, FAKE_MEDIA_LAUNCH, watchPeerConnections } from '../support/webrtc';
 
 // Issue 12: a voice call from the crew to its destination ED, over real WebRTC between Chromium
 // contexts with the fake microphone (a beep). Two consoles of the ED ring; the first answers, the
 // other stops ringing; both ends connect and hear each other (getStats bytes grow); mute stops the
 // crew's outgoing audio packets; the ED hangs up and both ends show the end; the call is a case event.
-test.use({
-  launchOptions: {
-    executablePath: CHROMIUM_PATH,
-    args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
-  },
-});
-
-type PcWindow = Window & { __pcs?: RTCPeerConnection[] };
-
-/** Keeps every RTCPeerConnection the page makes, so the test can read its WebRTC stats. */
-async function watchPeerConnections(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    const Native = window.RTCPeerConnection;
-    const pcs: RTCPeerConnection[] = [];
-    (window as PcWindow).__pcs = pcs;
-    window.RTCPeerConnection = class extends Native {
-      constructor(config?: RTCConfiguration) {
-        super(config);
-        pcs.push(this);
-      }
-    };
-  });
-}
-
-/** Audio counters of the page's newest peer connection. */
-async function audioStats(page: Page) {
-  return page.evaluate(async () => {
-    const pc = (window as PcWindow).__pcs?.at(-1);
-    if (!pc) return { bytesReceived: -1, packetsSent: -1 };
-    let bytesReceived = 0;
-    let packetsSent = 0;
-    (await pc.getStats()).forEach(
-      (s: { type: string; kind?: string; bytesReceived?: number; packetsSent?: number }) => {
-        if (s.type === 'inbound-rtp' && s.kind === 'audio') bytesReceived += s.bytesReceived ?? 0;
-        if (s.type === 'outbound-rtp' && s.kind === 'audio') packetsSent += s.packetsSent ?? 0;
-      },
-    );
-    return { bytesReceived, packetsSent };
-  });
-}
-
-/** Resolves once the counter `key` has grown between two reads (audio really flows). */
-async function expectGrowing(page: Page, key: 'bytesReceived' | 'packetsSent') {
-  const first = (await audioStats(page))[key];
-  await expect.poll(async () => (await audioStats(page))[key], { timeout: 10_000 }).toBeGreaterThan(Math.max(first, 0));
-}
+test.use({ launchOptions: FAKE_MEDIA_LAUNCH });
 
 test('crew calls the ED: two consoles ring, the first answers, audio flows both ways, mute, hang-up, recorded as a case event', async ({
   page,
