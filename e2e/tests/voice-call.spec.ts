@@ -86,3 +86,34 @@ test('crew calls the ED: two consoles ring, the first answers, audio flows both 
   await nurse.context().close();
   await colleague.context().close();
 });
+
+test('the ED declines: the crew is told "Call was rejected"; a hospital not on the platform offers its ED numbers', async ({
+  page,
+  browser,
+}) => {
+  const nurse = await consolePage(browser);
+  await signInToStart(page, users.medic1.username, teams.riverside, 'Medic 1');
+  await startCase(page);
+  const caseNumber = await caseNumberFromHeading(page);
+  await chooseHospital(page, hospitals.riversideRegional);
+
+  await page.getByRole('button', { name: 'Call the emergency department' }).click();
+  const ring = nurse.getByTestId('incoming-call');
+  await expect(ring).toContainText(`Case ${caseNumber}`);
+  await ring.getByRole('button', { name: 'Decline' }).click();
+  await expect(ring).toHaveCount(0);
+  const warning = page.getByRole('dialog', { name: 'Warning' });
+  await expect(warning).toContainText('Call was rejected');
+  await warning.getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByRole('dialog', { name: /^Call with / })).toHaveCount(0);
+
+  // Valley Community is not on the platform: no call, its ED's numbers to dial.
+  await chooseHospital(page, 'Valley Community Hospital');
+  await page.getByRole('button', { name: 'Call the emergency department' }).click();
+  const numbers = page.getByRole('dialog', { name: 'Call Valley Community Hospital' });
+  await expect(numbers.getByRole('link', { name: 'Emergency Department: +1-555-0130' })).toHaveAttribute(
+    'href',
+    'tel:+15550130',
+  );
+  await nurse.context().close();
+});
