@@ -102,10 +102,15 @@ test('the ED declines: the crew is told "Call was rejected"; a hospital not on t
   await expect(ring).toContainText(`Case ${caseNumber}`);
   await ring.getByRole('button', { name: 'Decline' }).click();
   await expect(ring).toHaveCount(0);
-  const warning = page.getByRole('dialog', { name: 'Warning' });
+  const warning = page.getByRole('alertdialog', { name: 'Warning' });
   await expect(warning).toContainText('Call was rejected');
   await warning.getByRole('button', { name: 'OK' }).click();
   await expect(page.getByRole('dialog', { name: /^Call with / })).toHaveCount(0);
+  // The case number keeps its room beside the two top-bar icons on a 390 px phone.
+  await expect(page.getByRole('heading', { name: `Case ${caseNumber}` })).toHaveJSProperty(
+    'scrollWidth',
+    await page.getByRole('heading', { name: `Case ${caseNumber}` }).evaluate((h) => h.clientWidth),
+  );
 
   // Valley Community is not on the platform: no call, its ED's numbers to dial.
   await chooseHospital(page, 'Valley Community Hospital');
