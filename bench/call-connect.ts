@@ -104,7 +104,7 @@ function instrumentConsole(): void {
     if (!ring || seen.has(ring)) return;
     seen.add(ring);
     w.__rings.push(performance.timeOrigin + performance.now());
-    const answer = [...ring.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Answer');
+    const answer = Array.from(ring.querySelectorAll('button')).find((b) => b.textContent?.trim() === 'Answer');
     answer?.click();
   }).observe(document, { subtree: true, childList: true });
 }
