@@ -9,6 +9,7 @@ bash scripts/ensure-deps.sh
 bash scripts/ensure-ffmpeg.sh
 bash scripts/ensure-chromium.sh
 bash scripts/ensure-socat.sh
+bash scripts/ensure-coturn.sh
 bash scripts/ensure-nginx.sh
 bash scripts/ensure-postgresql-client.sh
 

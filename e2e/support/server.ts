@@ -74,12 +74,13 @@ export async function waitForHealth(url: string, timeoutMs: number, child?: Chil
   throw new Error(`the server at ${url} did not answer /health within ${timeoutMs} ms`);
 }
 
-export async function startPrivateServer(): Promise<RunningServer> {
+/** A server of the test's own; `env` adds to (or overrides) the usual test settings. */
+export async function startPrivateServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = freshDataDir(`e2e-private-${port}`);
   const child = spawn('npx', ['tsx', 'apps/server/src/main.ts'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, ...serverEnv(port, dataDir) },
+    env: { ...process.env, ...serverEnv(port, dataDir), ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
     detached: true,
   });

@@ -5,6 +5,7 @@ import { useMe } from './features/auth/queries';
 import { SignInPage } from './features/auth/SignInPage';
 import { useSessionToken } from './features/auth/useSession';
 import { BoardPage } from './features/board/BoardPage';
+import { IncomingCalls } from './features/call/IncomingCalls';
 import { PageSuspense } from './lib/PageSuspense';
 
 // The board is the first screen; the case detail (with the map library) and administration load when
@@ -45,6 +46,8 @@ function SignedIn() {
   if (needsPasswordChange(me.data)) return <ChangePasswordPage user={me.data} />;
   return (
     <PageSuspense>
+      {/* Crews' calls ring on every screen of the console (issue 12). */}
+      <IncomingCalls />
       <Routes>
         <Route path="/" element={<BoardPage />} />
         <Route path="/case/:hospitalId/:caseId" element={<CaseDetailPage />} />

@@ -104,6 +104,9 @@ import { createArrivalRepository } from './modules/arrival/arrival.repository.js
 import { arrivalRoutes } from './modules/arrival/arrival.routes.js';
 import { createArrivalService } from './modules/arrival/arrival.service.js';
 import { createDispatchService } from './modules/dispatch/dispatch.service.js';
+import { createCallsRepository } from './modules/calls/calls.repository.js';
+import { callsRoutes } from './modules/calls/calls.routes.js';
+import { createCallsService } from './modules/calls/calls.service.js';
 import { createProtocolsModule } from './modules/protocols/protocols.module.js';
 
 export type AppConfig = Config & { jwtSecret: string };
@@ -404,6 +407,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     publisher: realtime.publisher,
     cases: casesRepo,
     agencies,
+    calls: { liveOnCase: (caseId) => calls.liveOnCase(caseId) },
     push: {
       transferRequested(transfer) {
         push.notify([transfer.createdBy], (userId) => [`user-${userId}`, `ems-${transfer.caseId}`], {
@@ -420,6 +424,21 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   channelAuthorizers.register('transfer', (principal, transferId) =>
     transfers.maySubscribe(principal.userId, transferId),
   );
+  // Voice calls crew ↔ destination ED (issue 12); the `call:{id}` channel is read like its case's.
+  const calls = createCallsService({
+    repo: createCallsRepository(db),
+    clock,
+    access: cases.access,
+    cases,
+    publisher: realtime.publisher,
+    ice: { iceServers: config.iceServers, turn: config.turn, iceTransportPolicy: config.iceTransportPolicy },
+    hospitalsByIds: (ids) => hospitals.hospitalsByIds(ids),
+    findCase: (caseId) => casesRepo.findById(caseId),
+    displayName,
+    boardCard: boardCards.card,
+    transferInProgress: (caseId) => transfers.inProgress(caseId),
+  });
+  channelAuthorizers.register('call', (principal, callId) => calls.mayRead(principal, callId));
   // Transfers also expire when read; the sweep tells both crews even when nobody asks.
   const transferSweep = setInterval(() => {
     transfers.expireDue().catch((error: unknown) => {
@@ -478,6 +497,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   );
   casesRoutes(app, ctx, cases);
   arrivalRoutes(app, ctx, arrival);
+  callsRoutes(app, ctx, calls);
   boardRoutes(
     app,
     ctx,

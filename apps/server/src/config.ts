@@ -160,6 +160,25 @@ const EnvSchema = z
     PUBLIC_URL: url('PUBLIC_URL', ['http:', 'https:']).optional(),
     MAP_TILE_URL: tileUrl('MAP_TILE_URL').optional(),
     ICE_SERVERS: iceServers.default([{ urls: 'stun:stun.l.google.com:19302' }]),
+    // TURN REST API (coturn's use-auth-secret): the server mints each call's TURN credentials from
+    // TURN_SECRET for TURN_URLS, valid TURN_CREDENTIAL_TTL. Unset: no TURN (ICE_SERVERS only).
+    TURN_URLS: z
+      .string()
+      .transform((text) =>
+        text
+          .split(',')
+          .map((u) => u.trim())
+          .filter(Boolean),
+      )
+      .refine(
+        (urls) => urls.every((u) => /^turns?:[^\s]+$/.test(u)),
+        'TURN_URLS must be turn: or turns: URLs, comma-separated',
+      )
+      .optional(),
+    TURN_SECRET: z.string().min(16, 'TURN_SECRET must be at least 16 characters').optional(),
+    TURN_CREDENTIAL_TTL: duration('TURN_CREDENTIAL_TTL').default(2 * 3_600_000),
+    /** 'relay': browsers use TURN only (no host or server-reflexive candidates: the addresses stay hidden). */
+    ICE_TRANSPORT_POLICY: z.enum(['all', 'relay']).default('all'),
     LLM_BASE_URL: url('LLM_BASE_URL', ['http:', 'https:']).optional(),
     LLM_MODEL: z.string().min(1).optional(),
     LLM_API_KEY: z.string().min(1).optional(),
@@ -265,6 +284,9 @@ export interface Config {
   /** Leaflet tile template for the console's route map; null: the map is drawn without tiles. */
   mapTileUrl: string | null;
   iceServers: IceServer[];
+  /** Calls' TURN (issue 12): null without TURN_SECRET and TURN_URLS. */
+  turn: { urls: string[]; secret: string; ttlMs: number } | null;
+  iceTransportPolicy: 'all' | 'relay';
   llm: { baseUrl: string; model: string | null; apiKey: string | null } | null;
   brandName: string;
   seedDemo: boolean;
@@ -343,6 +365,11 @@ export function parseConfig(env: Record<string, string | undefined>): ConfigResu
       publicUrl: e.PUBLIC_URL?.replace(/\/+$/, '') ?? null,
       mapTileUrl: e.MAP_TILE_URL ?? null,
       iceServers: e.ICE_SERVERS,
+      turn:
+        e.TURN_SECRET && e.TURN_URLS?.length
+          ? { urls: e.TURN_URLS, secret: e.TURN_SECRET, ttlMs: e.TURN_CREDENTIAL_TTL }
+          : null,
+      iceTransportPolicy: e.ICE_TRANSPORT_POLICY,
       llm: e.LLM_BASE_URL
         ? { baseUrl: e.LLM_BASE_URL, model: e.LLM_MODEL ?? null, apiKey: e.LLM_API_KEY ?? null }
         : null,

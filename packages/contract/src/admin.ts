@@ -216,6 +216,7 @@ export const HOSPITAL_FEATURES = [
   FEATURE.caseRequiresPtNameAndDOB,
   FEATURE.showAiProtocolFeedback,
   FEATURE.aiProtocolHideSummary,
+  FEATURE.allowsToRecord,
 ] as const;
 export const HospitalFeatureName = z.enum(HOSPITAL_FEATURES, {
   error: `a feature is one of ${HOSPITAL_FEATURES.join(', ')}`,

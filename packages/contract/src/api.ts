@@ -86,6 +86,7 @@ import { adminUserRoutes } from './admin-users.js';
 import { adminCatalogRoutes } from './admin.js';
 import { dispatchRoutes } from './dispatch.js';
 import { arrivalRoutes } from './arrival.js';
+import { callRoutes } from './calls.js';
 
 export const ErrorBody = z.object({ message: z.string(), code: z.string().optional() });
 export type ErrorBody = z.infer<typeof ErrorBody>;
@@ -623,6 +624,7 @@ export const routes = {
   ...adminCatalogRoutes,
   ...dispatchRoutes,
   ...arrivalRoutes,
+  ...callRoutes,
   health: {
     method: 'GET',
     path: '/health',

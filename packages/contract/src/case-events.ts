@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { type CaseEventType, AgePeriod, Gender, MonitorIntegration, PatientInfoEntry, TagFieldValue } from './case.js';
 import { Id } from './entities.js';
+import { CallOutcome } from './calls.js';
 import { MediaType } from './media.js';
 import { ArrivalSource } from './arrival.js';
 
@@ -101,6 +102,22 @@ export const CaseEvent = z.discriminatedUnion('type', [
   variant('handoffAccepted', z.object({ hospitalId: Id, byName: z.string(), at: At })),
   /** The destination ED diverted the case: the crew is to choose another destination. */
   variant('diverted', z.object({ hospitalId: Id, hospitalName: z.string(), reason: z.string(), byName: z.string() })),
+  /** A voice call with the destination ED ended (calls.ts): who called, who answered, when, how long, how. */
+  variant(
+    'call',
+    z.object({
+      callId: Id,
+      hospitalId: Id,
+      callerName: z.string(),
+      answeredByName: z.string().nullable(),
+      startedAt: At,
+      answeredAt: At.nullable(),
+      endedAt: At,
+      durationSeconds: z.number().int().nonnegative(),
+      outcome: CallOutcome,
+      recorded: z.boolean(),
+    }),
+  ),
 ]);
 export type CaseEvent = z.infer<typeof CaseEvent>;
 export type CaseEventOf<T extends CaseEvent['type']> = Extract<CaseEvent, { type: T }>;

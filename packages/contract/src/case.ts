@@ -51,6 +51,8 @@ export const CASE_EVENT_TYPES = [
   'arrivedAtDestination',
   'handoffAccepted',
   'diverted',
+  // A voice call between the crew and the destination ED ended (issue 12): who, when, how long.
+  'call',
 ] as const;
 export const CaseEventType = z.enum(CASE_EVENT_TYPES);
 export type CaseEventType = z.infer<typeof CaseEventType>;

@@ -46,6 +46,8 @@ export const FEATURE = {
   showAiProtocolFeedback: 'showAiProtocolFeedback',
   aiProtocolHideSummary: 'aiProtocolHideSummary',
   caseRequiresPtNameAndDOB: 'caseRequiresPtNameAndDOB',
+  /** Ours (spec §3 EMS department allowsToRecord): the ED records its voice calls. */
+  allowsToRecord: 'allowsToRecord',
 } as const;
 export type FeatureName = (typeof FEATURE)[keyof typeof FEATURE];
 

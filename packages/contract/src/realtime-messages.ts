@@ -18,6 +18,7 @@
  * | `broadcast:{agencyId}` | `broadcast.message`     | `BroadcastMessage`                        | a hospital broadcast to the agency          |
  * | `transfer:{id}`        | `CASE_TRANSFER_UPDATED` | `CaseTransfer`                            | the transfer moved on (spec §7's name)      |
  * | `user:{id}`            | —                       |                                           | nothing is published there yet              |
+ * | `hospital:{id}`, `call:{id}` | `call.ring`, `call.answered`, `call.ended`, `call.signal` | see calls.ts | a voice call rings, is taken, ends; WebRTC signals |
  *
  * `case.updated` on `case:{id}` carries the recorded event: an acknowledgement says who and when
  * (`payload.byName`, `createdAt`, `payload.hospitalName`), a media event carries its `upload` item.
@@ -31,6 +32,7 @@ import { BoardCase } from './board.js';
 import { HOSPITAL_EVENTS } from './dispatch.js';
 import { RecordedCaseEvent } from './case-events.js';
 import { BroadcastMessage, Id } from './entities.js';
+import { CallChannelMessage, HospitalCallMessages } from './calls.js';
 import { MediaUpload } from './media.js';
 import { CaseTransfer, ChatMessage, ChatReceipt } from './realtime-api.js';
 import { parseChannelName, type ChannelKind, type RealtimeEvent } from './realtime.js';
@@ -84,6 +86,7 @@ export const HospitalChannelMessage = z.discriminatedUnion('type', [
   message(HOSPITAL_CHANNEL_EVENTS.caseUpdated, HospitalCaseUpdated),
   message(HOSPITAL_CHANNEL_EVENTS.broadcastSent, z.object({ broadcastId: Id })),
   message(HOSPITAL_CHANNEL_EVENTS.dispatchUpdated, z.object({ dispatchId: Id })),
+  ...HospitalCallMessages,
 ]);
 export type HospitalChannelMessage = z.infer<typeof HospitalChannelMessage>;
 
@@ -101,6 +104,7 @@ export const CHANNEL_MESSAGES = {
   broadcast: BroadcastChannelMessage,
   transfer: TransferChannelMessage,
   user: UserChannelMessage,
+  call: CallChannelMessage,
 } as const satisfies Record<ChannelKind, z.ZodType>;
 
 export type ChannelMessage<K extends ChannelKind> = z.infer<(typeof CHANNEL_MESSAGES)[K]>;

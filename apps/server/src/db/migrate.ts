@@ -19,6 +19,7 @@ import * as protocols from './migrations/20261125_1100_protocols.js';
 import * as security from './migrations/20261125_1130_security.js';
 import * as caseOutbox from './migrations/20261125_1140_case_outbox.js';
 import * as arrivalHandoff from './migrations/20261125_1300_arrival_handoff.js';
+import * as calls from './migrations/20261125_1300_calls.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121_2330_initial_schema': initialSchema,
@@ -37,6 +38,7 @@ export const migrations: Record<string, Migration> = {
   '20261125_1130_security': security,
   '20261125_1140_case_outbox': caseOutbox,
   '20261125_1300_arrival_handoff': arrivalHandoff,
+  '20261125_1300_calls': calls,
 };
 
 function migrator(db: Kysely<unknown>): Migrator {

@@ -367,6 +367,23 @@ export interface CaseOutboxTable {
   created_at: string;
 }
 
+/** A voice call of a case (issue 12). */
+export interface CallsTable {
+  id: string;
+  case_id: string;
+  hospital_id: string;
+  state: 'ringing' | 'connected' | 'ended';
+  caller_user_id: string;
+  caller_name: string;
+  answered_by_user_id: string | null;
+  answered_by_name: string | null;
+  started_at: string;
+  answered_at: string | null;
+  ended_at: string | null;
+  outcome: string | null;
+  recording: number;
+}
+
 /** Who relays an outbox now (one relay at a time across processes), until when (epoch ms). */
 export interface OutboxLeasesTable {
   name: string;
@@ -521,6 +538,7 @@ export interface DB extends ProtocolTables {
   realtime_channels: RealtimeChannelsTable;
   realtime_messages: RealtimeMessagesTable;
   case_outbox: CaseOutboxTable;
+  calls: CallsTable;
   outbox_leases: OutboxLeasesTable;
   chat_messages: ChatMessagesTable;
   push_subscriptions: PushSubscriptionsTable;

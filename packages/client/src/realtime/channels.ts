@@ -28,14 +28,19 @@ export function subscribeChannel<K extends ChannelKind>(
   kind: K,
   id: string,
   listener: MessageListener<K>,
+  options?: { fromStart?: boolean },
 ): () => void {
-  return client.subscribe(channelName(kind, id), {
-    onEvent(event, seq) {
-      const message = parseChannelMessage(kind, event);
-      if (message === null) listener.onUnreadable?.(event);
-      else listener.onMessage(message, seq);
+  return client.subscribe(
+    channelName(kind, id),
+    {
+      onEvent(event, seq) {
+        const message = parseChannelMessage(kind, event);
+        if (message === null) listener.onUnreadable?.(event);
+        else listener.onMessage(message, seq);
+      },
+      onSubscribed: (info) => listener.onSubscribed?.(info),
+      onError: (message) => listener.onError?.(message),
     },
-    onSubscribed: (info) => listener.onSubscribed?.(info),
-    onError: (message) => listener.onError?.(message),
-  });
+    options,
+  );
 }

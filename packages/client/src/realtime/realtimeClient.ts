@@ -42,7 +42,11 @@ export interface ChannelListener {
 }
 
 export interface RealtimeClient {
-  subscribe(channel: string, listener: ChannelListener): () => void;
+  /**
+   * `fromStart`: a channel this client has not held yet is read from its first message (a call's
+   * channel: the offer and candidates sent before this side subscribed).
+   */
+  subscribe(channel: string, listener: ChannelListener, options?: { fromStart?: boolean }): () => void;
   state(): ConnectionState;
   onStateChange(listener: (state: ConnectionState) => void): () => void;
   /** Connect now (a new token, the network is back): drops a pending back-off wait. */
@@ -295,9 +299,10 @@ export function createRealtimeClient(options: RealtimeClientOptions): RealtimeCl
   onlineEvents?.addEventListener('online', reconnectNow);
 
   return {
-    subscribe(channel, listener) {
+    subscribe(channel, listener, options) {
       let entry = channels.get(channel);
       if (!entry) {
+        if (options?.fromStart && seqStore.get(channel) === undefined) seqStore.set(channel, 0);
         entry = { listeners: new Set(), pending: false, resuming: false, hole: false, refused: false };
         channels.set(channel, entry);
         entry.listeners.add(listener);

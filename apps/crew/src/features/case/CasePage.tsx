@@ -4,6 +4,10 @@ import { TopBar } from '../../ui/TopBar';
 import { CaseProtocolButton } from '../protocol/CaseProtocolButton';
 import { ComplaintsTab } from '../complaints/ComplaintsTab';
 import { MessageCenterButton } from '../messages/MessageCenterButton';
+import { CallButton } from '../call/CallButton';
+import { isCallActive } from '../call/callState';
+import { callMessages, messages } from '@inbound/contract';
+import { showAlert } from '../../lib/alerts';
 import { AgeGender } from './AgeGender';
 import { destinationOf, isCaseClosable } from './caseModel';
 import { CaseTabs } from './CaseTabs';
@@ -55,12 +59,22 @@ export function CasePage() {
           <button
             type="button"
             className="top-bar__button top-bar__button--outlined"
-            onClick={() => setCloseStep(isCaseClosable(caseData, team))}
+            onClick={() =>
+              // Spec §4/§8: no closing during a call.
+              isCallActive()
+                ? showAlert(callMessages.endCallToClose, messages.warningTitle)
+                : setCloseStep(isCaseClosable(caseData, team))
+            }
           >
             Close Case
           </button>
         }
-        end={<MessageCenterButton />}
+        end={
+          <>
+            <CallButton caseData={caseData} destination={destination} />
+            <MessageCenterButton />
+          </>
+        }
       />
       <NetworkStatus caseId={caseData.id} destination={destination} />
       {DesktopPositionLine && (

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { FEATURE, messages, type Monitor } from '@inbound/contract';
+import { FEATURE, callMessages, messages, type Monitor } from '@inbound/contract';
+import { isCallActive } from '../call/callState';
 import { showAlert } from '../../lib/alerts';
 import { useSession } from '../../lib/session';
 import { Modal } from '../../ui/Modal';
@@ -53,7 +54,8 @@ export default function MediaTab() {
 
   const liveConsult = () => {
     const destination = destinationOf(caseData, team);
-    if (!destination) showAlert(messages.selectHospitalForLiveConsult, messages.warningTitle);
+    if (isCallActive()) showAlert(callMessages.endCallToStartConsult, messages.warningTitle);
+    else if (!destination) showAlert(messages.selectHospitalForLiveConsult, messages.warningTitle);
     else if (!hospitalHasFeature(destination, FEATURE.liveConsult)) {
       showAlert(messages.liveConsultNotSupported(destination.name), messages.warningTitle);
     } else setScreen({ kind: 'liveConsult' });

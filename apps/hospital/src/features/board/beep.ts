@@ -43,3 +43,6 @@ export function playAlert(): void {
     }
   }
 }
+
+/** The same audio context for the incoming-call ring (features/call). */
+export const alertAudio = audio;

@@ -19,6 +19,26 @@ function fieldText(field: { value?: unknown; type?: unknown }): string {
   return Number.isNaN(Date.parse(value)) ? value : formatClock(value);
 }
 
+const CALL_OUTCOMES: Record<string, string> = {
+  cancelled: 'cancelled by the crew',
+  rejected: 'declined',
+  missed: 'not answered',
+  failed: 'could not connect',
+  lost: 'connection lost',
+};
+
+/** A call's line: who called, who answered, how long (mm:ss), how it ended. */
+function describeCall(d: Record<string, unknown>): string {
+  const seconds = Number(d.durationSeconds) || 0;
+  const length = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+  const caller = str(d.callerName) || 'Crew';
+  if (d.outcome === 'completed' || (d.answeredByName && d.outcome === 'lost')) {
+    const lost = d.outcome === 'lost' ? ', connection lost' : '';
+    return `Voice call ${caller} → ${str(d.answeredByName)}, ${length}${lost}${d.recorded ? ', recorded' : ''}`;
+  }
+  return `Voice call from ${caller}, ${CALL_OUTCOMES[str(d.outcome)] ?? str(d.outcome)}`;
+}
+
 /** One line saying what a case event changed, in the words staff use. */
 export function describeEvent(entry: CaseTimelineEntry): string {
   const d = entry.detail;
@@ -59,6 +79,8 @@ export function describeEvent(entry: CaseTimelineEntry): string {
       return 'Monitor linked';
     case 'caseFeedback':
       return 'Crew sent case feedback';
+    case 'call':
+      return describeCall(d);
     default:
       return MEDIA_NAMES[entry.type] ? `${MEDIA_NAMES[entry.type]} added` : entry.type;
   }

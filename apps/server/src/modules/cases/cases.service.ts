@@ -331,6 +331,31 @@ export function createCasesService(deps: CasesServiceDeps) {
     },
 
     /**
+     * A call of the case ended (calls module): `end` moves the call's row to ended in this transaction
+     * and answers the `call` event's payload, or null when the call had ended already (then nothing is
+     * recorded). Whoever hung up is the actor — crew or ED staff — and a closed case still gets it.
+     */
+    async recordCallEnded(
+      caseId: string,
+      actorUserId: string,
+      end: (trx: Transaction<DB>, now: string) => Promise<CaseEventPayload<'call'> | null>,
+    ): Promise<RecordedCaseEvent | null> {
+      const event = await repo.transaction(async (trx) => {
+        const current = await repo.lockForWrite(trx, caseId);
+        if (!current) return null;
+        const now = clock.now().toISOString();
+        const payload = await end(trx, now);
+        if (!payload) return null;
+        const origin = { caseId, seq: Number(current.version) + 1, actorUserId, createdAt: now, clientCreatedAt: null };
+        const recorded = newCaseEvent(origin, 'call', payload);
+        await repo.appendEvent(trx, recorded);
+        return recorded;
+      });
+      if (event) committed();
+      return event;
+    },
+
+    /**
      * Starts the case of a claimed dispatch in the claim's transaction (dispatch module): the crew owns
      * it, the dispatching hospital is its destination, the dispatch's complaint its complaint. The
      * caller calls `committed` after its commit.

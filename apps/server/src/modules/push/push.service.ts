@@ -36,7 +36,8 @@ export const fetchTransport: PushTransport = async ({ endpoint, method, headers,
   const response = await fetch(endpoint, {
     method,
     headers,
-    ...(body ? { body } : {}),
+    // A plain Uint8Array copy: a Buffer may sit on a SharedArrayBuffer, which fetch's body type refuses.
+    ...(body ? { body: new Uint8Array(body) } : {}),
     signal: AbortSignal.timeout(PUSH_REQUEST_TIMEOUT_MS),
   });
   await response.arrayBuffer();

@@ -17,6 +17,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { Transaction, Updateable } from 'kysely';
 import {
+  callMessages,
   channelName,
   transferMessages,
   TRANSFER_CODE_LENGTH,
@@ -61,6 +62,8 @@ export interface TransfersServiceDeps {
     handOver(trx: Transaction<DB>, caseId: string, fromUserId: string, toUserId: string, at: string): Promise<void>;
   };
   agencies: { agencyForCase(agencyId: string): Promise<{ id: string; truckIds: string[] } | null> };
+  /** Spec §4: no transfer while a call of the case rings or runs (calls module). */
+  calls?: { liveOnCase(caseId: string): Promise<boolean> };
   push: { transferRequested(transfer: CaseTransfer): void };
   codes?: () => string;
   /** The limiter of unknown codes; pass the one the dispatch claims use, so both count together. */
@@ -213,6 +216,7 @@ export function createTransfersService(deps: TransfersServiceDeps) {
       if (!found) throw notFound('Case');
       if (found.role === null || found.role === RECEIVER_ACCESS_ROLE) throw forbidden();
       if (found.row.arrived_at !== null) throw conflict(transferMessages.notAvailable);
+      if (await deps.calls?.liveOnCase(caseId)) throw conflict(callMessages.closeCallToTransfer);
       const live = await repo.findLiveForCase(caseId);
       if (live && isLive((await expireIfDue(live)).status)) throw conflict(transferMessages.alreadyTransferring);
 

@@ -15,6 +15,7 @@ export const FEATURE_LABELS: Record<HospitalFeatureName, string> = {
   caseRequiresPtNameAndDOB: 'Patient name and date of birth required before closing a case',
   showAiProtocolFeedback: 'Ask crews for feedback on protocol assistant answers',
   aiProtocolHideSummary: 'Hide the protocol assistant summary',
+  allowsToRecord: 'Record voice calls with crews (both sides, kept with the case)',
 };
 
 interface Draft {
