@@ -46,6 +46,8 @@ export const CASE_EVENT_TYPES = [
   'caseFeedback',
   // The destination ED marked the case as seen (hospital console).
   'acknowledged',
+  // A case transfer admitted, dismissed or handed the case to another crew.
+  'transfer',
 ] as const;
 export const CaseEventType = z.enum(CASE_EVENT_TYPES);
 export type CaseEventType = z.infer<typeof CaseEventType>;
