@@ -179,6 +179,10 @@ export function createCasesService(deps: CasesServiceDeps) {
     await repo.appendEvent(trx, event);
     return event;
   }
+
+  /** A transfer step's `transfer` event, in the transfer's transaction. */
+  const recordTransfer = (trx: Transaction<DB>, step: TransferStep, payload: CaseEventPayload<'transfer'>) =>
+    appendInTransaction(trx, step.caseId, step.actorUserId, step.at, 'transfer', payload);
   const caseNumbers = deps.caseNumbers ?? randomCaseNumber;
 
   function replay<T>(stored: { request_hash: string; response: string }, ctx: WriteContext): CaseAnswer<T> {
@@ -423,32 +427,19 @@ export function createCasesService(deps: CasesServiceDeps) {
       /** Accepted: the receiving crew reads the case (to load it) until the transfer is done or ends. */
       async admitReceiver(trx: Transaction<DB>, step: TransferStep, receiver: string, role: string): Promise<void> {
         await repo.grantAccess(trx, step.caseId, receiver, role, step.at);
-        await appendInTransaction(trx, step.caseId, step.actorUserId, step.at, 'transfer', {
-          action: 'receiverAdmitted',
-          transferId: step.transferId,
-          receiver,
-        });
+        await recordTransfer(trx, step, { action: 'receiverAdmitted', transferId: step.transferId, receiver });
       },
 
       /** The transfer ended before it was done: the receiving crew no longer reads the case. */
       async dismissReceiver(trx: Transaction<DB>, step: TransferStep, receiver: string, role: string): Promise<void> {
         await repo.revokeAccess(trx, step.caseId, receiver, role);
-        await appendInTransaction(trx, step.caseId, step.actorUserId, step.at, 'transfer', {
-          action: 'receiverDismissed',
-          transferId: step.transferId,
-          receiver,
-        });
+        await recordTransfer(trx, step, { action: 'receiverDismissed', transferId: step.transferId, receiver });
       },
 
       /** Done: the receiver owns the case; the sender leaves its access list. */
       async handOver(trx: Transaction<DB>, step: TransferStep, from: string, to: string): Promise<void> {
         await repo.handOver(trx, step.caseId, from, to, step.at);
-        await appendInTransaction(trx, step.caseId, step.actorUserId, step.at, 'transfer', {
-          action: 'handedOver',
-          transferId: step.transferId,
-          from,
-          to,
-        });
+        await recordTransfer(trx, step, { action: 'handedOver', transferId: step.transferId, from, to });
       },
     },
 
