@@ -3,23 +3,20 @@
  * in one place — its repository, its service (with the services it may call) and its routes — and
  * `close` undoes what `buildApp` opened.
  */
-import { randomUUID } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { createDatabase, type Database } from './db/database.js';
-import { errorHandler } from './errors.js';
 import { registerApiDocs } from './http/api-docs.js';
 import type { RouteContext } from './http/bind-route.js';
 import { registerSecurityHeaders } from './http/security.js';
-import { parseJsonBody, refuseUnsafeParameters } from './http/text-safety.js';
+import { createServer } from './http/server.js';
 import { registerCompression } from './http/compression.js';
 import { registerStaticApps } from './http/static-apps.js';
 import { createSharedState } from './shared-state.js';
-import { errorLogger, loggerOptions } from './logger.js';
+import { errorLogger } from './logger.js';
 import { createRepositories } from './repositories.js';
 import { createAdminAuditService } from './modules/admin/audit.js';
 import { createAdminUsersService } from './modules/admin/admin-users.service.js';
@@ -117,8 +114,7 @@ export interface BuildOptions {
   worker?: number;
 }
 
-/** A JSON request body larger than this is refused with 413 before it is parsed. */
-export const BODY_LIMIT_BYTES = 1_048_576;
+export { BODY_LIMIT_BYTES } from './http/server.js';
 
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
   const database = options.database ?? createDatabase(config);
@@ -126,61 +122,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const clock = options.clock ?? systemClock;
   const { db } = database;
 
-  const app = Fastify({
-    logger: loggerOptions(config.logLevel, options.logStream),
-    genReqId: () => randomUUID(),
-    // One line per request (on completion, below) instead of Fastify's two: logging was a tenth of a read.
-    logController: new LogController({ disableRequestLogging: true }),
-    bodyLimit: BODY_LIMIT_BYTES,
-    // Slow clients (issue 17 item 6): Node answers 408 and closes once a request takes longer.
-    requestTimeout: config.timeouts.requestMs,
-    http: {
-      headersTimeout: Math.min(config.timeouts.headersMs, config.timeouts.requestMs),
-      // Node checks the two timeouts on this interval (30 s by default): often enough to enforce them.
-      connectionsCheckingInterval: Math.min(1_000, config.timeouts.headersMs),
-    },
-    // Fastify accepts a hop count at run time; its types list only boolean and addresses.
-    trustProxy: config.trustProxy as boolean | string,
-    // The spec's paths mix cases (/v4/emsAgencies) and clients add trailing slashes (/questions/).
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
-    // Router errors (a bad URL, an absurdly long id) answered in our error shape, without echoing the URL.
-    frameworkErrors: (error, _request, reply: FastifyReply) => {
-      const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
-      void reply.code(status).send({ message: 'The request URL is not valid.', code: 'bad_request' });
-    },
-  });
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  app.setErrorHandler(errorHandler);
-  app.decorateRequest('principal', null);
-  // Clients send `Content-Type: application/json` on every call, including body-less POSTs such as
-  // sign-out; an empty body is "no body", not an error. Bad JSON is still a 400 (see errors.ts).
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, parseJsonBody(text));
-    } catch (error) {
-      done(error as Error, undefined);
-    }
-  });
-  const worker = options.worker === undefined ? null : String(options.worker);
-  app.addHook('preValidation', refuseUnsafeParameters);
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-    if (worker) reply.header('inbound-worker', worker);
-  });
-  // The completion line holds only the serialized id, method, path and status (logger.ts), nothing a redact
-  // path names, so it skips redaction, which was half of the line's cost; the output is the same as
-  // request.log's (reqId first). Everything else still logs through the redacting logger.
-  const accessLog = app.log.child({}, { redact: { paths: [] } });
-  app.addHook('onResponse', async (request, reply) => {
-    accessLog.info(
-      { reqId: request.id, req: request, res: reply, ms: Math.round(reply.elapsedTime) },
-      'request completed',
-    );
-  });
+  const app = createServer(config, options);
 
   // Metrics first; the sources are filled in as the modules that feed them are built.
   const metrics = createMetrics({ database: databaseSources(database), defaultMetrics: config.metricsEnabled });
