@@ -375,12 +375,6 @@ export function createTransfersService(deps: TransfersServiceDeps) {
         revokesAccess: true,
       }),
 
-    /** For the case module: whether a transfer of the case is live now (a due one is expired first). */
-    async inProgress(caseId: string): Promise<boolean> {
-      const live = await repo.findLiveForCase(caseId);
-      return live !== null && isLive((await expireIfDue(live)).status);
-    },
-
     /** Expires every transfer whose lifetime has run out; answers how many it expired. */
     async expireDue(): Promise<number> {
       let expired = 0;
