@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router';
 import { App } from './App';
 import { ApiError } from './lib/api';
-import { reportUncaughtErrors } from './lib/fieldErrors';
+import { createBrowserFieldErrors } from '@inbound/client';
 import './styles.css';
 
 const queryClient = new QueryClient({
@@ -18,7 +18,7 @@ const queryClient = new QueryClient({
   },
 });
 
-reportUncaughtErrors();
+createBrowserFieldErrors('hospital').reportUncaughtErrors();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

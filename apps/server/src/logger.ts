@@ -40,3 +40,12 @@ export function loggerOptions(level: string, stream?: DestinationStream): Fastif
     ...(stream ? { stream } : {}),
   };
 }
+
+/**
+ * `logError(error, what)` for modules that report failures of background work (outbox relay, sweeps):
+ * the error's message only — never the error object, whose fields may carry a query's parameters.
+ */
+export function errorLogger(log: { error(details: object, message: string): void }) {
+  return (error: unknown, what: string): void =>
+    log.error({ err: { message: error instanceof Error ? error.message : String(error) } }, what);
+}

@@ -2,3 +2,4 @@ export * from './apiClient';
 export * from './routeRequest';
 export * from './realtime/index';
 export * from './calls/callPeer';
+export * from './fieldErrors';

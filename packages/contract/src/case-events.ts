@@ -89,7 +89,7 @@ export const CaseEvent = z.discriminatedUnion('type', [
   /** The crew's rating of the hand-over (allowed after the case is closed). */
   variant('caseFeedback', z.object({ rating: z.number().int(), notes: z.string(), type: z.literal('ems') })),
   /** The destination ED marked the case as seen: who (display name), at which hospital. */
-  variant('acknowledged', z.object({ hospitalId: Id, byName: z.string(), hospitalName: z.string().optional() })),
+  variant('acknowledged', z.object({ hospitalId: Id, byName: z.string(), hospitalName: z.string() })),
   /**
    * The truck reached its destination (issue 15): by the hospital's geofence, the crew's close or the
    * ED's "Arrived". Recorded once per destination; the offload ("wall") time runs from `at`.
@@ -117,6 +117,18 @@ export const CaseEvent = z.discriminatedUnion('type', [
       outcome: CallOutcome,
       recorded: z.boolean(),
     }),
+  ),
+  /**
+   * A case transfer (spec §4) changed who holds the case: the receiving crew may read it (accepted),
+   * may no longer (the transfer ended before it was done), or owns it now and the sender left (done).
+   */
+  variant(
+    'transfer',
+    z.discriminatedUnion('action', [
+      z.object({ action: z.literal('receiverAdmitted'), transferId: Id, receiver: Id }),
+      z.object({ action: z.literal('receiverDismissed'), transferId: Id, receiver: Id }),
+      z.object({ action: z.literal('handedOver'), transferId: Id, from: Id, to: Id }),
+    ]),
   ),
 ]);
 export type CaseEvent = z.infer<typeof CaseEvent>;

@@ -53,6 +53,8 @@ export const CASE_EVENT_TYPES = [
   'diverted',
   // A voice call between the crew and the destination ED ended (issue 12): who, when, how long.
   'call',
+  // A case transfer admitted, dismissed or handed the case to another crew.
+  'transfer',
 ] as const;
 export const CaseEventType = z.enum(CASE_EVENT_TYPES);
 export type CaseEventType = z.infer<typeof CaseEventType>;

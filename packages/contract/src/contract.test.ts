@@ -109,9 +109,13 @@ describe('case events and real-time messages', () => {
     const ack = RecordedCaseEvent.parse({
       ...meta,
       type: 'acknowledged',
-      payload: { hospitalId: 'h1', byName: 'Ann' },
+      payload: { hospitalId: 'h1', byName: 'Ann', hospitalName: 'Mercy' },
     });
     expect(ack.type === 'acknowledged' && ack.payload.byName).toBe('Ann');
+    // Every acknowledgement names its hospital (older rows got it from a migration).
+    expect(CaseEvent.safeParse({ type: 'acknowledged', payload: { hospitalId: 'h1', byName: 'Ann' } }).success).toBe(
+      false,
+    );
     expect(CaseEvent.safeParse({ type: 'age', payload: { gender: 'F' } }).success).toBe(false);
     expect(CaseEvent.safeParse({ type: 'tag', payload: { tagId: 't', action: 'added' } }).success).toBe(false);
     expect(CASE_EVENTS.acknowledged).toBe('acknowledged');

@@ -20,6 +20,7 @@ import * as security from './migrations/20261125_1130_security.js';
 import * as caseOutbox from './migrations/20261125_1140_case_outbox.js';
 import * as arrivalHandoff from './migrations/20261125_1300_arrival_handoff.js';
 import * as calls from './migrations/20261125_1300_calls.js';
+import * as caseMessagesAckNames from './migrations/20261125_1310_case_messages_and_ack_names.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121_2330_initial_schema': initialSchema,
@@ -39,6 +40,7 @@ export const migrations: Record<string, Migration> = {
   '20261125_1140_case_outbox': caseOutbox,
   '20261125_1300_arrival_handoff': arrivalHandoff,
   '20261125_1300_calls': calls,
+  '20261125_1310_case_messages_and_ack_names': caseMessagesAckNames,
 };
 
 function migrator(db: Kysely<unknown>): Migrator {

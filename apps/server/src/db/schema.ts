@@ -384,6 +384,16 @@ export interface CallsTable {
   recording: number;
 }
 
+/** A message for `case:{id}` that is not a case event (chat, receipt, conversion), not yet handed out. */
+export interface CaseOutboxMessagesTable {
+  /** Also the message's dedupe key: relayed twice, it is stored once. */
+  id: string;
+  case_id: string;
+  /** The contract's `CaseChannelMessage`, as JSON. */
+  message: string;
+  created_at: string;
+}
+
 /** Who relays an outbox now (one relay at a time across processes), until when (epoch ms). */
 export interface OutboxLeasesTable {
   name: string;
@@ -539,6 +549,7 @@ export interface DB extends ProtocolTables {
   realtime_messages: RealtimeMessagesTable;
   case_outbox: CaseOutboxTable;
   calls: CallsTable;
+  case_outbox_messages: CaseOutboxMessagesTable;
   outbox_leases: OutboxLeasesTable;
   chat_messages: ChatMessagesTable;
   push_subscriptions: PushSubscriptionsTable;

@@ -62,7 +62,6 @@ function applyCaseUpdated(caseId: string, { event, upload }: CaseUpdated): void 
   const key = acknowledgementKey(caseId);
   if (event.type === 'acknowledged') {
     const { hospitalId, hospitalName } = event.payload;
-    if (hospitalName === undefined) return readAck(caseId);
     const seen: Acknowledgement = { hospitalId, hospital: hospitalName, at: event.createdAt };
     queryClient.setQueryData<Acknowledgement | null>(key, seen);
     return;

@@ -81,6 +81,9 @@ export function describeEvent(entry: CaseTimelineEntry): string {
       return 'Crew sent case feedback';
     case 'call':
       return describeCall(d);
+    case 'transfer':
+      if (d.action === 'handedOver') return 'Case transferred to another crew';
+      return d.action === 'receiverAdmitted' ? 'Another crew is taking over the case' : 'Case transfer ended';
     default:
       return MEDIA_NAMES[entry.type] ? `${MEDIA_NAMES[entry.type]} added` : entry.type;
   }

@@ -11,7 +11,6 @@
  * gives that agency its own copy, so the others' crews see no change they did not ask for.
  */
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type {
   AdminAgency,
   AdminAgencySummary,
@@ -21,18 +20,15 @@ import type {
 } from '@inbound/contract';
 import type { Clock } from '../../clock.js';
 import { fromFlag, parseJson, toJson } from '../../db/json.js';
-import type { DB } from '../../db/schema.js';
 import { badRequest, forbidden, notFound } from '../../errors.js';
 import { isOrgAdmin, type Principal } from '../auth/principal.js';
+import type { Transactional } from '../../db/transactional.js';
 import { recordAdminChange } from './audit.js';
-import {
-  createAdminAgenciesRepository,
-  type AdminAgenciesRepository,
-  type MonitorWrite,
-} from './agencies.repository.js';
+import type { AdminAgenciesRepository, MonitorWrite } from './agencies.repository.js';
 
 export interface AdminAgenciesServiceDeps {
-  db: Kysely<DB>;
+  /** Built once by the composition root: reads, and the transaction each change commits in. */
+  repo: Transactional<AdminAgenciesRepository>;
   clock: Clock;
   newId?: () => string;
 }
@@ -73,8 +69,8 @@ export async function readAdminAgency(repo: AdminAgenciesRepository, id: string)
   };
 }
 
-export function createAdminAgenciesService({ db, clock, newId = randomUUID }: AdminAgenciesServiceDeps) {
-  const reader = createAdminAgenciesRepository(db);
+export function createAdminAgenciesService({ repo: store, clock, newId = randomUUID }: AdminAgenciesServiceDeps) {
+  const reader = store.read;
 
   /** Checks what the body refers to, on the transaction that will write it. */
   async function checkReferences(repo: AdminAgenciesRepository, agencyId: string, body: AdminUpdateAgencyBody) {
@@ -157,8 +153,7 @@ export function createAdminAgenciesService({ db, clock, newId = randomUUID }: Ad
       requireOrgAdmin(principal);
       const id = newId();
       const at = clock.now().toISOString();
-      return db.transaction().execute(async (trx) => {
-        const repo = createAdminAgenciesRepository(trx);
+      return store.transaction(async (repo, trx) => {
         await checkReferences(repo, id, body);
         await repo.insertAgency({
           id,
@@ -186,8 +181,7 @@ export function createAdminAgenciesService({ db, clock, newId = randomUUID }: Ad
     async update(principal: Principal, id: string, body: AdminUpdateAgencyBody): Promise<AdminAgency> {
       requireOrgAdmin(principal);
       const at = clock.now().toISOString();
-      return db.transaction().execute(async (trx) => {
-        const repo = createAdminAgenciesRepository(trx);
+      return store.transaction(async (repo, trx) => {
         const before = await readAdminAgency(repo, id);
         if (!before) throw notFound('Agency');
         await checkReferences(repo, id, body);

@@ -11,7 +11,6 @@
  * versions up on every request and caches only immutable version contents, so nothing goes stale.
  */
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import {
   ComplaintSetImport,
   describeImportIssues,
@@ -22,15 +21,16 @@ import {
 } from '@inbound/contract';
 import type { Clock } from '../../clock.js';
 import { parseJson, toJson } from '../../db/json.js';
-import type { DB } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import type { Principal } from '../auth/principal.js';
 import { requireOrgAdmin } from './agencies.service.js';
+import type { Transactional } from '../../db/transactional.js';
 import { recordAdminChange } from './audit.js';
-import { createAdminComplaintSetsRepository } from './complaint-sets.repository.js';
+import type { AdminComplaintSetsRepository } from './complaint-sets.repository.js';
 
 export interface AdminComplaintSetsServiceDeps {
-  db: Kysely<DB>;
+  /** Built once by the composition root: reads, and the transaction each change commits in. */
+  repo: Transactional<AdminComplaintSetsRepository>;
   clock: Clock;
   newId?: () => string;
 }
@@ -41,8 +41,12 @@ function isUniqueViolation(error: unknown): boolean {
   return e.code === '23505' || (typeof e.message === 'string' && e.message.includes('UNIQUE constraint failed'));
 }
 
-export function createAdminComplaintSetsService({ db, clock, newId = randomUUID }: AdminComplaintSetsServiceDeps) {
-  const reader = createAdminComplaintSetsRepository(db);
+export function createAdminComplaintSetsService({
+  repo: store,
+  clock,
+  newId = randomUUID,
+}: AdminComplaintSetsServiceDeps) {
+  const reader = store.read;
 
   return {
     async list(principal: Principal): Promise<AdminComplaintSetSummary[]> {
@@ -74,8 +78,7 @@ export function createAdminComplaintSetsService({ db, clock, newId = randomUUID 
       if (!parsed.success) throw badRequest(describeImportIssues(parsed.error.issues).join('; '));
       const file = parsed.data;
       try {
-        return await db.transaction().execute(async (trx) => {
-          const repo = createAdminComplaintSetsRepository(trx);
+        return await store.transaction(async (repo, trx) => {
           const current = await repo.newestByName(file.name);
           const row = {
             id: `cset-${newId()}`,

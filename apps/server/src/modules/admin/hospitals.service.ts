@@ -8,7 +8,6 @@
  * The status channel id is made once, at creation, from the hospital id, and never changes.
  */
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import {
   HOSPITAL_FEATURES,
   type AdminCreateHospitalBody,
@@ -18,15 +17,17 @@ import {
 } from '@inbound/contract';
 import type { Clock } from '../../clock.js';
 import { fromFlag, parseJson, toFlag, toJson } from '../../db/json.js';
-import type { DB, HospitalRow } from '../../db/schema.js';
+import type { HospitalRow } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import type { Principal } from '../auth/principal.js';
 import { changedKeys, requireOrgAdmin } from './agencies.service.js';
+import type { Transactional } from '../../db/transactional.js';
 import { recordAdminChange } from './audit.js';
-import { createAdminHospitalsRepository, type HospitalWrite } from './hospitals.repository.js';
+import type { AdminHospitalsRepository, HospitalWrite } from './hospitals.repository.js';
 
 export interface AdminHospitalsServiceDeps {
-  db: Kysely<DB>;
+  /** Built once by the composition root: reads, and the transaction each change commits in. */
+  repo: Transactional<AdminHospitalsRepository>;
   clock: Clock;
   newId?: () => string;
 }
@@ -82,8 +83,8 @@ function toWrite(body: AdminUpdateHospitalBody, stored: Feature[]): Partial<Hosp
 
 const EDITABLE = ['name', 'nonTwiage', 'edPhoneNumbers', 'supportedFeatures', 'location'] as const;
 
-export function createAdminHospitalsService({ db, clock, newId = randomUUID }: AdminHospitalsServiceDeps) {
-  const reader = createAdminHospitalsRepository(db);
+export function createAdminHospitalsService({ repo: store, clock, newId = randomUUID }: AdminHospitalsServiceDeps) {
+  const reader = store.read;
 
   async function read(repo: typeof reader, id: string): Promise<AdminHospital | null> {
     const row = await repo.findById(id);
@@ -110,8 +111,7 @@ export function createAdminHospitalsService({ db, clock, newId = randomUUID }: A
       requireOrgAdmin(principal);
       const id = newId();
       const at = clock.now().toISOString();
-      return db.transaction().execute(async (trx) => {
-        const repo = createAdminHospitalsRepository(trx);
+      return store.transaction(async (repo, trx) => {
         const values = toWrite(body, []) as HospitalWrite;
         await repo.insert({ id, status_channel_id: statusChannelIdFor(id), at, ...values });
         const after = (await read(repo, id))!;
@@ -131,8 +131,7 @@ export function createAdminHospitalsService({ db, clock, newId = randomUUID }: A
     async update(principal: Principal, id: string, body: AdminUpdateHospitalBody): Promise<AdminHospital> {
       requireOrgAdmin(principal);
       const at = clock.now().toISOString();
-      return db.transaction().execute(async (trx) => {
-        const repo = createAdminHospitalsRepository(trx);
+      return store.transaction(async (repo, trx) => {
         const row = await repo.findById(id);
         if (!row) throw notFound('Hospital');
         const before = (await read(repo, id))!;

@@ -7,19 +7,19 @@
  * saying which truck it was, and crews no longer see it. A truck never used is deleted outright.
  */
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { AdminRemoveTruckResponse, AdminTruck, AdminTruckBody, AdminUpdateTruckBody } from '@inbound/contract';
 import type { Clock } from '../../clock.js';
 import { fromFlag, toFlag } from '../../db/json.js';
-import type { DB } from '../../db/schema.js';
 import { conflict, notFound } from '../../errors.js';
 import type { Principal } from '../auth/principal.js';
 import { requireOrgAdmin } from './agencies.service.js';
+import type { Transactional } from '../../db/transactional.js';
 import { recordAdminChange } from './audit.js';
-import { createAdminTrucksRepository, type AdminTrucksRepository } from './trucks.repository.js';
+import type { AdminTrucksRepository } from './trucks.repository.js';
 
 export interface AdminTrucksServiceDeps {
-  db: Kysely<DB>;
+  /** Built once by the composition root: reads, and the transaction each change commits in. */
+  repo: Transactional<AdminTrucksRepository>;
   clock: Clock;
   newId?: () => string;
 }
@@ -32,7 +32,7 @@ const toTruck = (row: { id: string; name: string; is_als: number }): AdminTruck 
 
 const kind = (isALS: boolean) => (isALS ? 'ALS' : 'BLS');
 
-export function createAdminTrucksService({ db, clock, newId = randomUUID }: AdminTrucksServiceDeps) {
+export function createAdminTrucksService({ repo: store, clock, newId = randomUUID }: AdminTrucksServiceDeps) {
   async function requireTruck(repo: AdminTrucksRepository, agencyId: string, truckId: string) {
     if (!(await repo.agencyExists(agencyId))) throw notFound('Agency');
     const row = await repo.findActive(agencyId, truckId);
@@ -45,8 +45,7 @@ export function createAdminTrucksService({ db, clock, newId = randomUUID }: Admi
   return {
     async add(principal: Principal, agencyId: string, body: AdminTruckBody): Promise<AdminTruck> {
       requireOrgAdmin(principal);
-      return db.transaction().execute(async (trx) => {
-        const repo = createAdminTrucksRepository(trx);
+      return store.transaction(async (repo, trx) => {
         if (!(await repo.agencyExists(agencyId))) throw notFound('Agency');
         if (await repo.sameName(agencyId, body.name, null)) throw nameTaken(body.name);
         const row = {
@@ -78,8 +77,7 @@ export function createAdminTrucksService({ db, clock, newId = randomUUID }: Admi
       body: AdminUpdateTruckBody,
     ): Promise<AdminTruck> {
       requireOrgAdmin(principal);
-      return db.transaction().execute(async (trx) => {
-        const repo = createAdminTrucksRepository(trx);
+      return store.transaction(async (repo, trx) => {
         const before = toTruck(await requireTruck(repo, agencyId, truckId));
         if (body.name !== undefined && (await repo.sameName(agencyId, body.name, truckId))) throw nameTaken(body.name);
         await repo.update(truckId, {
@@ -120,8 +118,7 @@ export function createAdminTrucksService({ db, clock, newId = randomUUID }: Admi
     truckId: string,
     referenced: boolean,
   ): Promise<AdminRemoveTruckResponse> {
-    return db.transaction().execute(async (trx) => {
-      const repo = createAdminTrucksRepository(trx);
+    return store.transaction(async (repo, trx) => {
       const truck = toTruck(await requireTruck(repo, agencyId, truckId));
       const openCase = await repo.openCaseNumber(truckId);
       if (openCase !== null) {

@@ -47,16 +47,38 @@ export interface ArrivalServiceDeps {
 const CLOSED_ARRIVED = 'The truck has arrived at this hospital: the case can no longer be diverted.';
 const NOT_DESTINATION = 'The case is no longer coming to this hospital.';
 
+async function arrivalSettingsOf(
+  repo: Pick<ArrivalRepository, 'settings'>,
+  hospitalId: string,
+): Promise<ArrivalSettings> {
+  const row = await repo.settings(hospitalId);
+  return {
+    arrivalRadiusM: row ? Number(row.arrival_radius_m) : DEFAULT_ARRIVAL_RADIUS_M,
+    offloadAlertMinutes: row ? Number(row.offload_alert_minutes) : DEFAULT_OFFLOAD_ALERT_MINUTES,
+  };
+}
+
+/**
+ * The destinations' geofences, for the cases service's position reports: reads only (the repository and
+ * the hospitals), so the cases service does not depend on this service, which writes through it.
+ */
+export function createFences(repo: Pick<ArrivalRepository, 'settings'>, hospitals: ArrivalServiceDeps['hospitals']) {
+  return {
+    async fenceOf(hospitalId: string): Promise<Fence | null> {
+      const [[hospital], settings] = await Promise.all([
+        hospitals.hospitalsByIds([hospitalId]),
+        arrivalSettingsOf(repo, hospitalId),
+      ]);
+      if (!hospital?.location || hospital.nonTwiage) return null;
+      return { center: hospital.location, radiusM: settings.arrivalRadiusM };
+    },
+  };
+}
+
 export function createArrivalService(deps: ArrivalServiceDeps) {
   const { repo, clock, access, cases, hospitals } = deps;
 
-  async function settingsOf(hospitalId: string): Promise<ArrivalSettings> {
-    const row = await repo.settings(hospitalId);
-    return {
-      arrivalRadiusM: row ? Number(row.arrival_radius_m) : DEFAULT_ARRIVAL_RADIUS_M,
-      offloadAlertMinutes: row ? Number(row.offload_alert_minutes) : DEFAULT_OFFLOAD_ALERT_MINUTES,
-    };
-  }
+  const settingsOf = (hospitalId: string) => arrivalSettingsOf(repo, hospitalId);
 
   const stateOf = (row: CaseRow): ArrivalStateResponse => ({ caseId: row.id, ...arrivalFields(row) });
 
@@ -91,14 +113,7 @@ export function createArrivalService(deps: ArrivalServiceDeps) {
 
   return {
     /** The destination's geofence, for the cases service's position reports. */
-    async fenceOf(hospitalId: string): Promise<Fence | null> {
-      const [[hospital], settings] = await Promise.all([
-        hospitals.hospitalsByIds([hospitalId]),
-        settingsOf(hospitalId),
-      ]);
-      if (!hospital?.location || hospital.nonTwiage) return null;
-      return { center: hospital.location, radiusM: settings.arrivalRadiusM };
-    },
+    fenceOf: createFences(repo, hospitals).fenceOf,
 
     /** POST …/inbound/{caseId}/arrived */
     markArrived(principal: Principal, hospitalId: string, caseId: string): Promise<ArrivalStateResponse> {

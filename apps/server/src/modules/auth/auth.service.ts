@@ -6,6 +6,7 @@
  * user exists or not, and take the same time (an argon2 verify runs either way).
  */
 import {
+  PASSWORD_CHANGE_REQUIRED,
   serverMessages,
   tokenFromAuthorization,
   type SignInBody,
@@ -16,9 +17,9 @@ import type { Clock } from '../../clock.js';
 import { AppError, tooManyRequests, unauthorized } from '../../errors.js';
 import type { AuthRepository } from './auth.repository.js';
 import type { Principal } from './principal.js';
+import type { Sessions } from './sessions.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
 import type { TokenService } from './tokens.js';
-import type { Forget, SessionRevocations } from '../../shared-state.js';
 
 export interface AuthServiceDeps {
   repo: AuthRepository;
@@ -40,64 +41,38 @@ export interface AuthServiceDeps {
   };
   /** Counts failed sign-ins and says how long the next attempt must wait (sign-in-throttle.ts). */
   throttle: SignInThrottle;
-  /** How long a checked token's principal is reused without reading the database again (0: never). */
-  principalCacheMs: number;
-  /**
-   * Several processes: revocations told to and heard from the others (shared-state.ts), so a signed-out
-   * token or an edited user stops working on every process at once, not after principalCacheMs.
-   */
-  revocations?: SessionRevocations | null;
+  /** The cache of checked tokens' principals and the revocations that empty it (sessions.ts). */
+  sessions: Sessions;
 }
 
-/** Bound on cached principals; the oldest entries go first. */
-const PRINCIPAL_CACHE_SIZE = 10_000;
-
-interface CachedPrincipal {
-  principal: Principal;
-  sessionExpiresAt: string;
-  cachedAt: number;
-}
-
-export function createAuthService({
-  repo,
-  tokens,
-  clock,
-  users,
-  passwords,
-  throttle,
-  principalCacheMs,
-  revocations,
-}: AuthServiceDeps) {
-  // Every read of the console and the crew app checks its token; the session and membership reads were
-  // most of a read's cost. Sign-out and password changes in this process drop entries at once; another
-  // process (behind a load balancer) sees a revocation or a disabled user within principalCacheMs.
-  const principals = new Map<string, CachedPrincipal>();
-  // Bumped by every forget: a principal read from the database before a forget is not cached after it.
-  let forgets = 0;
-  const forgetSessions = (match: (entry: CachedPrincipal, jti: string) => boolean) => {
-    forgets += 1;
-    for (const [jti, entry] of principals) if (match(entry, jti)) principals.delete(jti);
-  };
-  /** Applies a forget here (from this process or another one). */
-  const forget = (note: Forget) => {
-    if ('session' in note) forgetSessions((_entry, jti) => jti === note.session);
-    else forgetSessions((entry, jti) => entry.principal.userId === note.user && jti !== note.except);
-  };
-  /** Here at once, and on every other process. */
-  const forgetEverywhere = (note: Forget) => {
-    forget(note);
-    revocations?.announce(note);
-  };
-  revocations?.listen(forget);
-  const cachedPrincipal = (jti: string, now: Date): Principal | null => {
-    const entry = principals.get(jti);
-    if (!entry) return null;
-    if (now.getTime() - entry.cachedAt >= principalCacheMs || entry.sessionExpiresAt <= now.toISOString()) {
-      principals.delete(jti);
-      return null;
+export function createAuthService({ repo, tokens, clock, users, passwords, throttle, sessions }: AuthServiceDeps) {
+  /** The principal behind an `Authorization: JWT …` header; throws 401 for anything less. */
+  async function authenticate(authorization: string | undefined): Promise<Principal> {
+    const token = tokenFromAuthorization(authorization);
+    if (!token) throw unauthorized(serverMessages.authRequired);
+    const now = clock.now();
+    const verified = await tokens.verify(token, now);
+    if (!verified) throw unauthorized(serverMessages.tokenInvalid);
+    const cached = sessions.cached(verified.jti, now);
+    if (cached) return cached;
+    const generation = sessions.generation();
+    // Both reads at once: PostgreSQL overlaps them; this runs on every authenticated request.
+    const [session, principal] = await Promise.all([
+      repo.findSession(verified.jti),
+      users.loadPrincipal(verified.userId, verified.jti),
+    ]);
+    if (
+      !session ||
+      session.userId !== verified.userId ||
+      session.revokedAt !== null ||
+      session.expiresAt <= now.toISOString()
+    ) {
+      throw unauthorized(serverMessages.tokenInvalid);
     }
-    return entry.principal;
-  };
+    if (!principal) throw unauthorized(serverMessages.tokenInvalid);
+    sessions.remember(verified.jti, principal, session.expiresAt, now, generation);
+    return principal;
+  }
 
   return {
     /** `address`: the client's address, one half of the account × address throttle. */
@@ -142,36 +117,7 @@ export function createAuthService({
       return { authorizationToken: { token: issued.token, expirationDate: issued.expiresAt.toISOString() } };
     },
 
-    /** The principal behind an `Authorization: JWT …` header; throws 401 for anything less. */
-    async authenticate(authorization: string | undefined): Promise<Principal> {
-      const token = tokenFromAuthorization(authorization);
-      if (!token) throw unauthorized(serverMessages.authRequired);
-      const now = clock.now();
-      const verified = await tokens.verify(token, now);
-      if (!verified) throw unauthorized(serverMessages.tokenInvalid);
-      const cached = cachedPrincipal(verified.jti, now);
-      if (cached) return cached;
-      const forgetsBefore = forgets;
-      // Both reads at once: PostgreSQL overlaps them; this runs on every authenticated request.
-      const [session, principal] = await Promise.all([
-        repo.findSession(verified.jti),
-        users.loadPrincipal(verified.userId, verified.jti),
-      ]);
-      if (
-        !session ||
-        session.userId !== verified.userId ||
-        session.revokedAt !== null ||
-        session.expiresAt <= now.toISOString()
-      ) {
-        throw unauthorized(serverMessages.tokenInvalid);
-      }
-      if (!principal) throw unauthorized(serverMessages.tokenInvalid);
-      if (principalCacheMs > 0 && forgets === forgetsBefore) {
-        if (principals.size >= PRINCIPAL_CACHE_SIZE) principals.delete(principals.keys().next().value!);
-        principals.set(verified.jti, { principal, sessionExpiresAt: session.expiresAt, cachedAt: now.getTime() });
-      }
-      return principal;
-    },
+    authenticate,
 
     /** The principal of a live session of the user (not revoked, not expired, user enabled); null otherwise. */
     async sessionPrincipal(userId: string, sessionId: string): Promise<Principal | null> {
@@ -189,22 +135,17 @@ export function createAuthService({
 
     async signOut(principal: Principal): Promise<void> {
       await repo.revokeSession(principal.sessionId, clock.now().toISOString());
-      forgetEverywhere({ session: principal.sessionId });
+      sessions.forget(principal.sessionId);
     },
 
     /**
-     * Forgets the cached principals of the user, so this process's next request reads their roles,
-     * memberships and disabled flag again (an administrator changed them). Other processes are told
-     * (with Redis); without word from them they see the change within principalCacheMs.
+     * For the real-time gateway: the principal of a socket's auth frame. An account that must still
+     * change its one-time password gets no live data either.
      */
-    forgetUser(userId: string): void {
-      forgetEverywhere({ user: userId });
-    },
-
-    async revokeOtherSessions(userId: string, keepSessionId: string): Promise<number> {
-      const revoked = await repo.revokeOtherSessions(userId, keepSessionId, clock.now().toISOString());
-      forgetEverywhere({ user: userId, except: keepSessionId });
-      return revoked;
+    async authenticateLive(authorization: string | undefined): Promise<Principal> {
+      const principal = await authenticate(authorization);
+      if (principal.mustChangePassword) throw unauthorized(PASSWORD_CHANGE_REQUIRED.message);
+      return principal;
     },
   };
 }

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AcknowledgeResponse, BoardCaseDetail, BoardResponse, buildPath, Case, routes } from '@inbound/contract';
 import { IDS } from '../../seed/demo-data.js';
+import { migrateDownTo, migrateToLatest } from '../../db/migrate.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { RIVERSIDE_TRUCK, send, setDestination, signInAll, startCase } from '../../test/crew-api.js';
 import { testDialects } from '../../test/databases.js';
@@ -78,5 +79,33 @@ describe.each(dialects)('inbound board on %s', (dialect) => {
       .execute();
     expect(audit.map((a) => a.access).sort()).toEqual(['board', 'detail']);
     expect(new Set(audit.map((a) => a.user_id))).toEqual(new Set([IDS.users.ed1]));
+  });
+
+  it('gives an acknowledgement recorded before hospitalName was required the name of its hospital (migration)', async () => {
+    const { id } = await startCase(t, medic1, IDS.agencies.riverside, RIVERSIDE_TRUCK);
+    await setDestination(t, medic1, id, RIVERSIDE);
+    const ack = await send(t, 'POST', `/v4/hospitals/${RIVERSIDE}/inbound/${id}/acknowledge`, ed1, { key: null });
+    expect(ack.statusCode).toBe(200);
+    const ackEvent = () =>
+      t.database.db
+        .selectFrom('case_events')
+        .select(['id', 'payload'])
+        .where('case_id', '=', id)
+        .where('type', '=', 'acknowledged')
+        .executeTakeFirstOrThrow();
+    const recorded = await ackEvent();
+    // As the code before the change wrote it: no hospitalName.
+    const { hospitalName: _dropped, ...old } = JSON.parse(recorded.payload) as Record<string, unknown>;
+    await t.database.db
+      .updateTable('case_events')
+      .set({ payload: JSON.stringify(old) })
+      .where('id', '=', recorded.id)
+      .execute();
+    await migrateDownTo(t.database.db, '20261125_1140_case_outbox');
+    await migrateToLatest(t.database.db);
+    expect(JSON.parse((await ackEvent()).payload)).toEqual({
+      ...old,
+      hospitalName: 'Riverside Regional Medical Center',
+    });
   });
 });

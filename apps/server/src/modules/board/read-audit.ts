@@ -16,6 +16,12 @@ type AuditRow = Omit<CaseReadAuditTable, 'id'>;
 export function createReadAudit(record: (rows: AuditRow[]) => Promise<void>) {
   const lastBoardRead = new Map<string, number>();
   return {
+    /** A media file of the case opened (or a link to it made) by the destination's ED staff. */
+    media({ userId, hospitalId, caseId, at }: { userId: string; hospitalId: string; caseId: string; at: Date }) {
+      return record([
+        { user_id: userId, hospital_id: hospitalId, case_id: caseId, access: 'media', read_at: at.toISOString() },
+      ]);
+    },
     detail(userId: string, hospitalId: string, caseId: string, at: Date): Promise<void> {
       return record([
         { user_id: userId, hospital_id: hospitalId, case_id: caseId, access: 'detail', read_at: at.toISOString() },

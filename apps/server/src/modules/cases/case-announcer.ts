@@ -9,6 +9,7 @@
  */
 import {
   CASE_CHANNEL_EVENTS,
+  type CaseChannelMessage,
   HOSPITAL_CHANNEL_EVENTS,
   channelName,
   isMediaCaseEvent,
@@ -28,15 +29,21 @@ export interface CaseAnnouncerDeps {
   upload(uploadId: string): Promise<MediaUpload | null>;
 }
 
-export type AnnounceCaseEvent = (event: RecordedCaseEvent) => Promise<void>;
+export interface CaseAnnouncer {
+  event(event: RecordedCaseEvent): Promise<void>;
+  /** A `case:{id}` message that is not a case event (chat, receipt, conversion), under its dedupe key. */
+  message(caseId: string, message: CaseChannelMessage, dedupeKey: string): Promise<void>;
+}
 
-export function createCaseAnnouncer(deps: CaseAnnouncerDeps): AnnounceCaseEvent {
+export function createCaseAnnouncer(deps: CaseAnnouncerDeps): CaseAnnouncer {
   const { publisher } = deps;
-  return async function announce(event) {
+  async function announceEvent(event: RecordedCaseEvent): Promise<void> {
     const { caseId } = event;
     const row = await deps.findCase(caseId);
     if (!row) return; // the case is gone (a deleted test fixture): nobody follows it
-    if (event.type === 'hospital') await publisher.reauthorize(channelName('case', caseId));
+    // A change of who may read the case: its subscribers are checked again before the message goes out.
+    if (event.type === 'hospital' || (event.type === 'transfer' && event.payload.action !== 'receiverAdmitted'))
+      await publisher.reauthorize(channelName('case', caseId));
     const upload = isMediaCaseEvent(event) ? await deps.upload(event.payload.uploadId) : null;
     await publishMessage(
       publisher,
@@ -66,5 +73,11 @@ export function createCaseAnnouncer(deps: CaseAnnouncerDeps): AnnounceCaseEvent 
         event.id,
       );
     }
+  }
+  return {
+    event: announceEvent,
+    async message(caseId, message, dedupeKey) {
+      await publishMessage(publisher, 'case', caseId, message, dedupeKey);
+    },
   };
 }

@@ -11,11 +11,11 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseChannelMessage, type ServerFrame } from '@inbound/contract';
+import { buildPath, parseChannelMessage, routes, type ServerFrame } from '@inbound/contract';
 import { buildApp } from '../../app.js';
 import { IDS } from '../../seed/demo-data.js';
 import { createTestApp, testConfig, type TestApp } from '../../test/app.js';
-import { published, RIVERSIDE_TRUCK, setDestination, startCase } from '../../test/crew-api.js';
+import { published, RIVERSIDE_TRUCK, send, setDestination, startCase } from '../../test/crew-api.js';
 import { testDialects } from '../../test/databases.js';
 import { openAuthenticated, type TestSocket } from '../realtime/test-client.js';
 
@@ -58,13 +58,31 @@ describe.each(dialects)('case outbox on %s', (dialect) => {
     const medic1 = await killed.signIn('medic1');
     const { id } = await startCase(killed, medic1, IDS.agencies.riverside, RIVERSIDE_TRUCK);
     await setDestination(killed, medic1, id, IDS.hospitals.riversideRegional);
+    // A chat message is not a case event; its `chat.message` takes the same outbox.
+    const chat = await send(killed, 'POST', buildPath(routes.postChatMessage.path, { id }), medic1, {
+      body: {
+        clientCreatedAt: '2026-11-21T11:59:30.000Z',
+        deviceId: 'web_ems',
+        message: 'ETA 5',
+        timestamp: '2026-11-21T11:59:30.000Z',
+        source: 'web_ems',
+        senderOrganization: 'Riverside EMS',
+      },
+    });
+    expect(chat.statusCode, chat.body).toBe(201);
     // Committed, not announced: the process "dies" here (it never relays).
     const pending = await killed.database.db.selectFrom('case_outbox').selectAll().where('case_id', '=', id).execute();
     expect(pending.map((row) => Number(row.seq))).toEqual([1, 2]);
+    const pendingMessages = await killed.database.db
+      .selectFrom('case_outbox_messages')
+      .selectAll()
+      .where('case_id', '=', id)
+      .execute();
+    expect(pendingMessages).toHaveLength(1);
     expect(await published(killed, `case:${id}`)).toEqual([]);
     // The operator sees the stuck announcements in the metrics.
     const metrics = await killed.app.inject({ method: 'GET', url: '/metrics' });
-    expect(metrics.body).toMatch(/^inbound_outbox_pending\{[^}]*\} 2$/m);
+    expect(metrics.body).toMatch(/^inbound_outbox_pending\{[^}]*\} 3$/m);
 
     next = await buildApp(testConfig(env), { database: killed.database, clock: killed.clock });
     await next.listen({ port: 0, host: '127.0.0.1' });
@@ -75,12 +93,15 @@ describe.each(dialects)('case outbox on %s', (dialect) => {
     sockets.push(socket);
     socket.send({ type: 'subscribe', channel: `case:${id}`, lastSeq: 0 });
     const frames: Extract<ServerFrame, { type: 'message' }>[] = [];
-    for (let i = 0; i < 2; i++) frames.push(await socket.next('message', undefined, 20_000));
+    for (let i = 0; i < 3; i++) frames.push(await socket.next('message', undefined, 20_000));
     const messages = frames.map((frame) => parseChannelMessage('case', frame.event));
-    expect(frames.map((frame) => frame.seq)).toEqual([1, 2]);
+    expect(frames.map((frame) => frame.seq)).toEqual([1, 2, 3]);
     expect(
-      messages.map((m) => (m?.type === 'case.updated' ? `${m.data.event.seq}:${m.data.event.type}` : null)),
-    ).toEqual(['1:caseStarted', '2:hospital']);
+      messages.map((m) =>
+        m?.type === 'case.updated' ? `${m.data.event.seq}:${m.data.event.type}` : `${m?.type}:${m?.data.caseId}`,
+      ),
+    ).toEqual(['1:caseStarted', '2:hospital', `chat.message:${id}`]);
+    expect(messages[2]?.type === 'chat.message' && messages[2].data.content).toBe('ETA 5');
 
     // The destination's board got the card, and the outbox is empty.
     const board = await waitFor(
@@ -93,7 +114,11 @@ describe.each(dialects)('case outbox on %s', (dialect) => {
       () => killed.database.db.selectFrom('case_outbox').selectAll().where('case_id', '=', id).execute(),
       (rows) => rows.length === 0,
     );
-    expect(await published(killed, `case:${id}`)).toHaveLength(2);
+    await waitFor(
+      () => killed.database.db.selectFrom('case_outbox_messages').selectAll().where('case_id', '=', id).execute(),
+      (rows) => rows.length === 0,
+    );
+    expect(await published(killed, `case:${id}`)).toHaveLength(3);
   });
 
   it('stores a message published twice with one dedupe key once, under one sequence number', async () => {

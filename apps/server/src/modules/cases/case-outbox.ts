@@ -6,15 +6,20 @@
  * its messages stored under their dedupe key and hands them out with the same channel numbers, which
  * subscribers already past them drop: exactly once on screen.
  *
+ * Messages for `case:{id}` that are not case events (chat, receipts, conversions) take the same path
+ * through `case_outbox_messages` (`enqueueCaseMessage`), each with its own id as its dedupe key.
+ *
  * One relay at a time across processes: it holds the `case-events` lease, renewed while it runs; a
  * process whose relay died loses it LEASE_MS later and another takes over. Rows are announced oldest
  * first, so a case's events go out in their order. The relay runs when this process commits a case
  * event (`wake`) and every POLL_MS (events committed by other processes, and a lease to take over).
  */
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import { CaseChannelMessage } from '@inbound/contract';
+import { parseJson, toJson } from '../../db/json.js';
 import type { DB } from '../../db/schema.js';
-import type { AnnounceCaseEvent } from './case-announcer.js';
+import type { CaseAnnouncer } from './case-announcer.js';
 import { recordedEvent } from './case-event-log.js';
 
 const LEASE = 'case-events';
@@ -24,7 +29,7 @@ const BATCH = 100;
 
 export interface CaseOutboxDeps {
   db: Kysely<DB>;
-  announce: AnnounceCaseEvent;
+  announce: CaseAnnouncer;
   logError(error: unknown, what: string): void;
   /** When false the relay never runs: a test's stand-in for a process killed between commit and publish. */
   relay?: boolean;
@@ -79,7 +84,7 @@ export function createCaseOutbox({ db, announce, logError, relay = true }: CaseO
         if (closed) break;
         const event = recordedEvent(row);
         // A row the contract does not describe would block the outbox for ever: logged and dropped.
-        if (event) await announce(event);
+        if (event) await announce.event(event);
         else
           logError(new Error(`case event ${row.id} (${row.type}) is not a contract event`), 'case event not announced');
         announced.push(row.id);
@@ -89,7 +94,27 @@ export function createCaseOutbox({ db, announce, logError, relay = true }: CaseO
       // announced before a failure goes too; a row left behind is announced again, harmlessly.
       if (announced.length > 0) await db.deleteFrom('case_outbox').where('event_id', 'in', announced).execute();
     }
-    return !closed && rows.length === BATCH;
+    if (closed) return false;
+    const messages = await db
+      .selectFrom('case_outbox_messages')
+      .selectAll()
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(BATCH)
+      .execute();
+    const sent: string[] = [];
+    try {
+      for (const row of messages) {
+        if (closed) break;
+        const message = CaseChannelMessage.safeParse(parseJson<unknown>(row.message, null));
+        if (message.success) await announce.message(row.case_id, message.data, row.id);
+        else logError(new Error(`case message ${row.id} is not a contract message`), 'case message not announced');
+        sent.push(row.id);
+      }
+    } finally {
+      if (sent.length > 0) await db.deleteFrom('case_outbox_messages').where('id', 'in', sent).execute();
+    }
+    return !closed && (rows.length === BATCH || messages.length === BATCH);
   }
 
   async function run(): Promise<void> {
@@ -126,14 +151,19 @@ export function createCaseOutbox({ db, announce, logError, relay = true }: CaseO
       while (running) await running;
     },
     async backlog() {
-      const row = await db
-        .selectFrom('case_outbox')
-        .select((eb) => [eb.fn.countAll<number | string>().as('pending'), eb.fn.min('created_at').as('oldest')])
-        .executeTakeFirstOrThrow();
-      const oldest = row.oldest === null ? null : Date.parse(row.oldest);
+      const counts = await Promise.all(
+        (['case_outbox', 'case_outbox_messages'] as const).map((table) =>
+          db
+            .selectFrom(table)
+            .select((eb) => [eb.fn.countAll<number | string>().as('pending'), eb.fn.min('created_at').as('oldest')])
+            .executeTakeFirstOrThrow(),
+        ),
+      );
+      const times = counts.map((row) => (row.oldest === null ? NaN : Date.parse(row.oldest))).filter((t) => !isNaN(t));
+      const oldest = times.length > 0 ? Math.min(...times) : null;
       return {
-        pending: Number(row.pending),
-        oldestSeconds: oldest === null || Number.isNaN(oldest) ? 0 : Math.max(0, (Date.now() - oldest) / 1000),
+        pending: counts.reduce((sum, row) => sum + Number(row.pending), 0),
+        oldestSeconds: oldest === null ? 0 : Math.max(0, (Date.now() - oldest) / 1000),
       };
     },
     async close() {
@@ -152,4 +182,21 @@ export function createCaseOutbox({ db, announce, logError, relay = true }: CaseO
       }
     },
   };
+}
+
+/**
+ * Puts a message for `case:{id}` that is not a case event (a chat message, a receipt, a finished
+ * conversion) in the outbox, in the transaction of the change it announces; the relay publishes it
+ * with the row's id as its dedupe key. The caller wakes the relay after its commit (`wake`).
+ */
+export async function enqueueCaseMessage(
+  trx: Transaction<DB>,
+  caseId: string,
+  message: CaseChannelMessage,
+  at: string,
+): Promise<void> {
+  await trx
+    .insertInto('case_outbox_messages')
+    .values({ id: randomUUID(), case_id: caseId, message: toJson(CaseChannelMessage.parse(message)), created_at: at })
+    .execute();
 }

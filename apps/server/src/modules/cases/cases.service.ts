@@ -24,6 +24,7 @@ import {
   serverMessages,
   type Case,
   type CaseChangeResponse,
+  type CaseChannelMessage,
   type CaseEvent,
   type CaseEventPayload,
   type RecordedCaseEvent,
@@ -51,7 +52,8 @@ import { randomCaseNumber, type CaseNumberSource } from './case-number.js';
 import { checkPatientInfo, checkTagValues, findTag, requireTagOfComplaint } from './case-rules.js';
 import { lastLocationOf } from './last-location.js';
 import { eventRef, newCaseEvent } from './case-event-log.js';
-import { createCaseAccess, ownedCase, seenByDestination } from './case-access.js';
+import { enqueueCaseMessage } from './case-outbox.js';
+import { createCaseAccess, ownedCase, seenByDestination, type CaseAccess } from './case-access.js';
 import { isCaseNumberViolation, isUniqueViolation, type CasesRepository } from './cases.repository.js';
 
 /** What the route layer reads from the request for every write. */
@@ -105,6 +107,8 @@ export interface CasesServiceDeps {
   hospitals: { hospitalsByIds(ids: readonly string[]): Promise<Hospital[]> };
   /** Whether a transfer of the case is live (open, a request perhaps accepted): it blocks closing. */
   transfers?: { inProgress(caseId: string): Promise<boolean> };
+  /** The one case-access policy (case-access.ts), when the composition root shares it with other modules. */
+  access?: CaseAccess;
   /** The outbox relay: woken after each commit of case events (case-outbox.ts). */
   outbox?: { wake(): void };
   caseNumbers?: CaseNumberSource;
@@ -118,6 +122,15 @@ export interface HospitalWrite {
   now: string;
   emit: Emit;
   update(changes: Updateable<CasesTable>): Promise<void>;
+}
+
+/** A step of a case transfer (transfers module) that changes who holds the case. */
+export interface TransferStep {
+  caseId: string;
+  transferId: string;
+  /** Who made the step (for an expiry: the crew that opened the transfer). */
+  actorUserId: string;
+  at: string;
 }
 
 /** A dispatched case a crew claimed (dispatch module): the case it becomes. */
@@ -149,13 +162,39 @@ class Replay {
 
 export function createCasesService(deps: CasesServiceDeps) {
   const { repo, clock, agencies, complaints, hospitals } = deps;
-  const access = createCaseAccess({
-    findWithAccess: (caseId, userId) => repo.findWithAccess(caseId, userId),
-    findCase: (caseId) => repo.findById(caseId),
-    hospitalsByIds: (ids) => hospitals.hospitalsByIds(ids),
-  });
+  const access =
+    deps.access ??
+    createCaseAccess({
+      findWithAccess: (caseId, userId) => repo.findWithAccess(caseId, userId),
+      findCase: (caseId) => repo.findById(caseId),
+      hospitalsByIds: (ids) => hospitals.hospitalsByIds(ids),
+    });
   /** After a commit that recorded events: the outbox relays them now. */
   const committed = () => deps.outbox?.wake();
+
+  /**
+   * Records one event of the case in a caller's transaction (board, dispatch, transfers), under the
+   * case's row lock, numbered after the case's last event; undefined when the case is gone.
+   */
+  async function appendInTransaction<T extends CaseEvent['type']>(
+    trx: Transaction<DB>,
+    caseId: string,
+    actorUserId: string,
+    at: string,
+    type: T,
+    payload: CaseEventPayload<T>,
+  ): Promise<RecordedCaseEvent | undefined> {
+    const current = await repo.lockForWrite(trx, caseId);
+    if (!current) return undefined;
+    const origin = { caseId, seq: Number(current.version) + 1, actorUserId, createdAt: at, clientCreatedAt: null };
+    const event = newCaseEvent(origin, type, payload);
+    await repo.appendEvent(trx, event);
+    return event;
+  }
+
+  /** A transfer step's `transfer` event, in the transfer's transaction. */
+  const recordTransfer = (trx: Transaction<DB>, step: TransferStep, payload: CaseEventPayload<'transfer'>) =>
+    appendInTransaction(trx, step.caseId, step.actorUserId, step.at, 'transfer', payload);
   const caseNumbers = deps.caseNumbers ?? randomCaseNumber;
 
   function replay<T>(stored: { request_hash: string; response: string }, ctx: WriteContext): CaseAnswer<T> {
@@ -287,6 +326,12 @@ export function createCasesService(deps: CasesServiceDeps) {
 
     mediaOf,
 
+    /** The complaint set the case was started with (the protocol assistant's case context). */
+    async complaintSetOf(caseId: string): Promise<PublishedSet | null> {
+      const row = await repo.findById(caseId);
+      return row ? complaints.setById(row.complaint_set_id) : null;
+    },
+
     /** Who may do what with a case (case-access.ts), for the other modules. */
     access,
 
@@ -303,21 +348,11 @@ export function createCasesService(deps: CasesServiceDeps) {
         if (seen) return { kind: 'already', byName: seen.byName, at: seen.at };
         if (current.arrived_at !== null) return { kind: 'closed' };
         const at = clock.now().toISOString();
-        const origin = {
-          caseId: input.caseId,
-          seq: Number(current.version) + 1,
-          actorUserId: input.userId,
-          createdAt: at,
-          clientCreatedAt: null,
-        };
-        await repo.appendEvent(
-          trx,
-          newCaseEvent(origin, 'acknowledged', {
-            hospitalId: input.hospitalId,
-            byName: input.byName,
-            hospitalName: input.hospitalName,
-          }),
-        );
+        await appendInTransaction(trx, input.caseId, input.userId, at, 'acknowledged', {
+          hospitalId: input.hospitalId,
+          byName: input.byName,
+          hospitalName: input.hospitalName,
+        });
         await repo.updateCase(trx, input.caseId, {
           acknowledged_hospital_id: input.hospitalId,
           acknowledged_by: input.userId,
@@ -436,6 +471,43 @@ export function createCasesService(deps: CasesServiceDeps) {
       });
       if (recorded > 0) committed();
       return result;
+    },
+
+    /**
+     * For modules whose changes the case's followers see but that are not case events (a chat message,
+     * a receipt, a finished conversion): the `case:{id}` message goes into the case outbox in the
+     * caller's transaction, and is relayed after the commit (call `committed` then).
+     */
+    announce(trx: Transaction<DB>, caseId: string, message: CaseChannelMessage): Promise<void> {
+      return enqueueCaseMessage(trx, caseId, message, clock.now().toISOString());
+    },
+
+    /**
+     * The steps of a case transfer (transfers module), each in the transfer's transaction: the case's
+     * access list changes and a `transfer` event records it. The caller calls `committed` after its commit.
+     */
+    transfer: {
+      /** The case is closed or gone (its row locked for the rest of the transaction). */
+      lockIsClosed: (trx: Transaction<DB>, caseId: string) => repo.lockIsClosed(trx, caseId),
+      findWithAccess: (caseId: string, userId: string) => repo.findWithAccess(caseId, userId),
+
+      /** Accepted: the receiving crew reads the case (to load it) until the transfer is done or ends. */
+      async admitReceiver(trx: Transaction<DB>, step: TransferStep, receiver: string, role: string): Promise<void> {
+        await repo.grantAccess(trx, step.caseId, receiver, role, step.at);
+        await recordTransfer(trx, step, { action: 'receiverAdmitted', transferId: step.transferId, receiver });
+      },
+
+      /** The transfer ended before it was done: the receiving crew no longer reads the case. */
+      async dismissReceiver(trx: Transaction<DB>, step: TransferStep, receiver: string, role: string): Promise<void> {
+        await repo.revokeAccess(trx, step.caseId, receiver, role);
+        await recordTransfer(trx, step, { action: 'receiverDismissed', transferId: step.transferId, receiver });
+      },
+
+      /** Done: the receiver owns the case; the sender leaves its access list. */
+      async handOver(trx: Transaction<DB>, step: TransferStep, from: string, to: string): Promise<void> {
+        await repo.handOver(trx, step.caseId, from, to, step.at);
+        await recordTransfer(trx, step, { action: 'handedOver', transferId: step.transferId, from, to });
+      },
     },
 
     /** POST /v4/twiageCases: a member (or admin) of the team starts a case on one of its trucks. */

@@ -1,5 +1,5 @@
 /** Chat messages of a case. Queries only. */
-import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { TransactionRunner } from '../../db/group-commit.js';
 import type { ChatMessagesTable, DB } from '../../db/schema.js';
 
@@ -7,6 +7,18 @@ import type { ChatMessagesTable, DB } from '../../db/schema.js';
  * `transact` commits an insert: by default one transaction each; on SQLite the app passes the group
  * commit (db/group-commit.ts), so messages arriving together share one fsync.
  */
+/** What commits with a chat write (its real-time message in the case outbox), given the row as written. */
+export type Alongside = (trx: Transaction<DB>, row: Selectable<ChatMessagesTable>) => Promise<void>;
+
+async function changed(trx: Transaction<DB>, id: string, didChange: boolean, alongside: Alongside): Promise<boolean> {
+  if (!didChange) return false;
+  await alongside(
+    trx,
+    await trx.selectFrom('chat_messages').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
+  );
+  return true;
+}
+
 export function createChatRepository(
   db: Kysely<DB>,
   /** The cases module's row lock (cases.repository.ts `lockForWrite`): the case is its to write. */
@@ -54,7 +66,7 @@ export function createChatRepository(
      * messages racing on one case take their numbers one after another instead of colliding.
      * The (case_id, seq) unique index stays as the guard; the service still retries a violation.
      */
-    async insert(row: Omit<Insertable<ChatMessagesTable>, 'seq'>): Promise<void> {
+    async insert(row: Omit<Insertable<ChatMessagesTable>, 'seq'>, alongside: Alongside): Promise<void> {
       const next = sql<number>`(select coalesce(max(seq), 0) + 1 from chat_messages where case_id = ${row.case_id})`;
       await run(async (trx) => {
         await lockCase(trx, row.case_id);
@@ -62,6 +74,10 @@ export function createChatRepository(
           .insertInto('chat_messages')
           .values({ ...row, seq: next })
           .execute();
+        await alongside(
+          trx,
+          await trx.selectFrom('chat_messages').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow(),
+        );
       });
     },
 
@@ -94,26 +110,33 @@ export function createChatRepository(
       return row?.name ?? null;
     },
 
-    /** Moves the message forward only: a receipt never undoes a later one. Answers whether it changed. */
-    async markDelivered(id: string, at: string): Promise<boolean> {
-      const result = await db
-        .updateTable('chat_messages')
-        .set({ delivered_at: at })
-        .where('id', '=', id)
-        .where('delivered_at', 'is', null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+    /**
+     * Moves the message forward only: a receipt never undoes a later one. Answers whether it changed;
+     * when it did, `alongside` runs in the same transaction with the message as it is now.
+     */
+    async markDelivered(id: string, at: string, alongside: Alongside): Promise<boolean> {
+      return run(async (trx) => {
+        const result = await trx
+          .updateTable('chat_messages')
+          .set({ delivered_at: at })
+          .where('id', '=', id)
+          .where('delivered_at', 'is', null)
+          .executeTakeFirst();
+        return changed(trx, id, Number(result.numUpdatedRows) > 0, alongside);
+      });
     },
 
     /** Read implies delivered. */
-    async markRead(id: string, at: string): Promise<boolean> {
-      const result = await db
-        .updateTable('chat_messages')
-        .set((eb) => ({ read_at: at, delivered_at: eb.fn.coalesce('delivered_at', eb.val(at)) }))
-        .where('id', '=', id)
-        .where('read_at', 'is', null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+    async markRead(id: string, at: string, alongside: Alongside): Promise<boolean> {
+      return run(async (trx) => {
+        const result = await trx
+          .updateTable('chat_messages')
+          .set((eb) => ({ read_at: at, delivered_at: eb.fn.coalesce('delivered_at', eb.val(at)) }))
+          .where('id', '=', id)
+          .where('read_at', 'is', null)
+          .executeTakeFirst();
+        return changed(trx, id, Number(result.numUpdatedRows) > 0, alongside);
+      });
     },
   };
 }

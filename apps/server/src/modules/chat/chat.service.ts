@@ -1,6 +1,7 @@
 /**
- * A case's chat (spec §3, §5, §7). Messages are stored before they are published on `case:{id}` as
- * `chat.message`; crews with no open socket get a Web Push. Each message the crew sends carries its
+ * A case's chat (spec §3, §5, §7). A message is stored with its `chat.message` for `case:{id}` in the
+ * case outbox (one transaction, published after the commit: cases service `announce`); crews with no
+ * open socket get a Web Push. Each message the crew sends carries its
  * state — sent (stored), delivered (a client of the hospital received it), read — moved forward only
  * by receipts from the other side and published as `chat.receipt`, because "did they get it?" is what
  * crews ask most.
@@ -17,6 +18,7 @@ import {
   CHAT_SOURCE,
   PostChatMessageBody,
   serverMessages,
+  type CaseChannelMessage,
   type ChatMessage,
   type ChatMessagesResponse,
   type ChatReceipt,
@@ -27,8 +29,6 @@ import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import type { Principal } from '../auth/principal.js';
 import { isUniqueViolation } from '../cases/cases.repository.js';
 import type { Answer, WriteContext } from '../cases/cases.service.js';
-import { publishMessage } from '../realtime/channel-messages.js';
-import type { RealtimePublisher } from '../realtime/publisher.js';
 import { OWNER_ROLE, type CaseAccess, type CaseSide } from '../cases/case-access.js';
 import { isSeqViolation, type ChatMessageRow, type ChatRepository } from './chat.repository.js';
 
@@ -51,7 +51,11 @@ export interface ChatServiceDeps {
   /** The case-access policy: crews and the destination's ED staff take part in a case's conversation. */
   participants: Pick<CaseAccess, 'requireReader'>;
   clock: Clock;
-  publisher: RealtimePublisher;
+  /** The cases service: a message or receipt goes into the case outbox in its own write's transaction. */
+  cases: {
+    announce(trx: Transaction<DB>, caseId: string, message: CaseChannelMessage): Promise<void>;
+    committed(): void;
+  };
   push: ChatPush;
   users: { displayName(userId: string): Promise<string | null> };
 }
@@ -78,9 +82,9 @@ export interface VoiceMemoChat {
     caseRow: CaseRow,
     input: { lengthSeconds: number; idempotencyKey: string; requestHash: string; clientCreatedAt: string | null },
   ): Promise<VoiceMemoDraft>;
-  /** Inside the case write: the message, pointing at the upload. */
+  /** Inside the case write: the message, pointing at the upload, and its `chat.message` in the case outbox. */
   insert(trx: Transaction<DB>, draft: VoiceMemoDraft, mediaId: string, now: string): Promise<ChatMessage>;
-  /** After the commit: `chat.message` on the case channel and a Web Push to crews with no open socket. */
+  /** After the commit: a Web Push to crews with no open socket. */
   published(draft: VoiceMemoDraft, message: ChatMessage): Promise<void>;
 }
 
@@ -105,12 +109,16 @@ export function toChatMessage(row: ChatMessageRow): ChatMessage {
   };
 }
 
-export function createChatService({ repo, participants, clock, publisher, push, users }: ChatServiceDeps) {
+export function createChatService({ repo, participants, clock, cases, push, users }: ChatServiceDeps) {
+  /** The message's `chat.message`, into the case outbox in the transaction that stores it. */
+  const announceMessage = (trx: Transaction<DB>, row: ChatMessageRow) =>
+    cases.announce(trx, row.case_id, { type: CASE_CHANNEL_EVENTS.chatMessage, data: toChatMessage(row) });
+
   /** Inserts with the case's next number, drawing again when a racing message took it. */
   async function insertNumbered(row: Parameters<ChatRepository['insert']>[0]): Promise<void> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        await repo.insert(row);
+        await repo.insert(row, announceMessage);
         return;
       } catch (error) {
         if (!isSeqViolation(error) || attempt >= SEQ_ATTEMPTS) throw error;
@@ -129,17 +137,16 @@ export function createChatService({ repo, participants, clock, publisher, push, 
     principal: Principal,
     caseId: string,
     messageId: string,
-    mark: (id: string, at: string) => Promise<boolean>,
+    mark: ChatRepository['markDelivered'],
   ): Promise<ChatMessage> {
     const { side } = await participants.requireReader(principal, caseId);
     const row = await repo.findById(caseId, messageId);
     if (!row) throw notFound('Chat message');
     // Only the other side can say it received or read a message; the sender's own clients cannot.
     if (row.sender_side === side) throw conflict('A receipt comes from the side the message was sent to.');
-    const changed = await mark(row.id, clock.now().toISOString());
-    const updated = (await repo.findById(caseId, messageId)) ?? row;
-    const message = toChatMessage(updated);
-    if (changed) {
+    // The receipt's `chat.receipt` goes into the case outbox with the change itself.
+    const changed = await mark(row.id, clock.now().toISOString(), (trx, updated) => {
+      const message = toChatMessage(updated);
       const data: ChatReceipt = {
         messageId: message._id,
         caseId,
@@ -147,9 +154,10 @@ export function createChatService({ repo, participants, clock, publisher, push, 
         deliveredAt: message.deliveredAt,
         readAt: message.readAt,
       };
-      await publishMessage(publisher, 'case', caseId, { type: CASE_CHANNEL_EVENTS.chatReceipt, data });
-    }
-    return message;
+      return cases.announce(trx, caseId, { type: CASE_CHANNEL_EVENTS.chatReceipt, data });
+    });
+    if (changed) cases.committed();
+    return toChatMessage((await repo.findById(caseId, messageId)) ?? row);
   }
 
   return {
@@ -214,7 +222,7 @@ export function createChatService({ repo, participants, clock, publisher, push, 
       const stored = await repo.findById(caseId, id);
       if (!stored) throw notFound('Chat message');
       const message = toChatMessage(stored);
-      await publishMessage(publisher, 'case', caseId, { type: CASE_CHANNEL_EVENTS.chatMessage, data: message });
+      cases.committed();
       push.chatMessage(caseId, caseRow.case_number, message);
       return { body: message, replayed: false };
     },
@@ -253,19 +261,20 @@ export function createChatService({ repo, participants, clock, publisher, push, 
         };
       },
       async insert(trx, draft, mediaId, now) {
-        return toChatMessage(await repo.insertInCaseWrite(trx, { ...draft.row, media_id: mediaId, created_at: now }));
+        const row = await repo.insertInCaseWrite(trx, { ...draft.row, media_id: mediaId, created_at: now });
+        await announceMessage(trx, row);
+        return toChatMessage(row);
       },
       async published(draft, message) {
-        await publishMessage(publisher, 'case', draft.caseId, { type: CASE_CHANNEL_EVENTS.chatMessage, data: message });
         push.chatMessage(draft.caseId, draft.caseNumber, message);
       },
     } satisfies VoiceMemoChat,
 
     delivered: (principal: Principal, caseId: string, messageId: string) =>
-      receipt(principal, caseId, messageId, (id, at) => repo.markDelivered(id, at)),
+      receipt(principal, caseId, messageId, (id, at, alongside) => repo.markDelivered(id, at, alongside)),
 
     read: (principal: Principal, caseId: string, messageId: string) =>
-      receipt(principal, caseId, messageId, (id, at) => repo.markRead(id, at)),
+      receipt(principal, caseId, messageId, (id, at, alongside) => repo.markRead(id, at, alongside)),
   };
 }
 

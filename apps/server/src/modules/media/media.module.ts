@@ -11,7 +11,6 @@ import type { Config } from '../../config.js';
 import type { RouteContext } from '../../http/bind-route.js';
 import type { CasesService } from '../cases/cases.service.js';
 import type { VoiceMemoChat } from '../chat/chat.service.js';
-import type { RealtimePublisher } from '../realtime/publisher.js';
 import { createMediaLinks } from './media-access.js';
 import { createLocalMediaStore, type MediaStore } from './media-store.js';
 import { createS3MediaStore } from './s3-media-store.js';
@@ -28,7 +27,6 @@ export interface MediaModuleDeps {
   config: Config['media'];
   /** The server's signing secret; media links use a key derived from it. */
   secret: string;
-  publisher?: RealtimePublisher;
   log: { warn(details: object, message: string): void };
   /** Another store (a bucket); by default files under `config.dir`. */
   store?: MediaStore;
@@ -79,7 +77,6 @@ export function createMediaModule(deps: MediaModuleDeps) {
     sessionPrincipal: deps.sessionPrincipal,
     concurrency: config.convertJobs,
     log: deps.log,
-    ...(deps.publisher ? { publisher: deps.publisher } : {}),
     ...(deps.voiceMemoChat ? { voiceMemoChat: deps.voiceMemoChat } : {}),
     ...(deps.auditHospitalRead ? { auditHospitalRead: deps.auditHospitalRead } : {}),
     ...(deps.onConversionDone ? { onConversionDone: deps.onConversionDone } : {}),

@@ -1,5 +1,5 @@
 /** The `case_media` rows. Writes take the case write's transaction: the row commits with its event. */
-import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { CaseMediaTable, DB } from '../../db/schema.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
@@ -10,8 +10,25 @@ export function createMediaRepository(db: Kysely<DB>) {
       await trx.insertInto('case_media').values(row).execute();
     },
 
-    async update(id: string, changes: Updateable<CaseMediaTable>): Promise<void> {
-      await db.updateTable('case_media').set(changes).where('id', '=', id).execute();
+    /** `alongside` (optional) commits with the change, given the row as changed (the case outbox's message). */
+    async update(
+      id: string,
+      changes: Updateable<CaseMediaTable>,
+      alongside?: (trx: Transaction<DB>, row: Selectable<CaseMediaTable>) => Promise<void>,
+    ): Promise<void> {
+      if (!alongside) {
+        await db.updateTable('case_media').set(changes).where('id', '=', id).execute();
+        return;
+      }
+      await db.transaction().execute(async (trx) => {
+        const row = await trx
+          .updateTable('case_media')
+          .set(changes)
+          .where('id', '=', id)
+          .returningAll()
+          .executeTakeFirst();
+        if (row) await alongside(trx, row);
+      });
     },
 
     async findById(id: string) {

@@ -27,13 +27,12 @@ import {
   type MediaUploadResponse,
 } from '@inbound/contract';
 import type { Clock } from '../../clock.js';
+import type { Updateable } from 'kysely';
 import type { CaseMediaTable } from '../../db/schema.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import type { Principal } from '../auth/principal.js';
 import type { Answer, CasesService, WriteContext } from '../cases/cases.service.js';
 import type { VoiceMemoChat, VoiceMemoDraft } from '../chat/chat.service.js';
-import { publishMessage } from '../realtime/channel-messages.js';
-import type { RealtimePublisher } from '../realtime/publisher.js';
 import { createJobQueue, type JobObserver, type JobQueue } from './conversion-queue.js';
 import { convert, durationMs, probe, unusableInput, type FfmpegPaths } from './ffmpeg.js';
 import type { MediaRepository } from './media.repository.js';
@@ -51,7 +50,8 @@ export interface ReceivedFile {
 
 export interface MediaServiceDeps {
   repo: MediaRepository;
-  cases: Pick<CasesService, 'write' | 'writable' | 'readable'>;
+  /** The case's writes, and the case outbox for `media.converted` (announce, committed). */
+  cases: Pick<CasesService, 'write' | 'writable' | 'readable' | 'announce' | 'committed'>;
   store: MediaStore;
   clock: Clock;
   ffmpeg: FfmpegPaths;
@@ -61,11 +61,6 @@ export interface MediaServiceDeps {
   /** Told of each finished conversion (metrics). */
   onConversionDone?: JobObserver;
   log: { warn(details: object, message: string): void };
-  /**
-   * Tells the case's subscribers that an upload's conversion ended (`media.converted` with the upload).
-   * The upload itself is a case event, announced by the cases module's outbox.
-   */
-  publisher?: RealtimePublisher;
   links: MediaLinks;
   /** The principal of a live session (null when revoked, expired or the user is disabled): a link's holder. */
   sessionPrincipal: (userId: string, sessionId: string) => Promise<Principal | null>;
@@ -130,14 +125,19 @@ export function createMediaService(deps: MediaServiceDeps) {
     }
     return { row, key: row.output_key, contentType: row.output_content_type };
   }
-  /** After an upload's conversion ended (ready or failed): the upload as it is now, on the case's channel. */
-  async function announceConverted(id: string): Promise<void> {
-    const row = await repo.findById(id);
-    if (!row || !deps.publisher) return;
-    await publishMessage(deps.publisher, 'case', row.case_id, {
-      type: CASE_CHANNEL_EVENTS.mediaConverted,
-      data: { caseId: row.case_id, upload: toUpload(row) },
-    }).catch((error: unknown) => log.warn({ uploadId: id, reason: String(error) }, 'media conversion not announced'));
+  /**
+   * An upload's conversion ended (ready or failed): the row changes, and `media.converted` with the
+   * upload as it is now goes into the case outbox in the same transaction (the upload itself was a case
+   * event), so the case's subscribers hear of it even if this process dies right after.
+   */
+  async function finishConversion(id: string, changes: Updateable<MediaRow>): Promise<void> {
+    await repo.update(id, changes, (trx, row) =>
+      cases.announce(trx, row.case_id, {
+        type: CASE_CHANNEL_EVENTS.mediaConverted,
+        data: { caseId: row.case_id, upload: toUpload(row) },
+      }),
+    );
+    cases.committed();
   }
 
   async function convertUpload(id: string, signal: AbortSignal): Promise<void> {
@@ -151,8 +151,7 @@ export function createMediaService(deps: MediaServiceDeps) {
       const info = await probe(ffmpeg, source.path, signal);
       const unusable = unusableInput(type, info);
       if (unusable) {
-        await repo.update(id, { status: 'failed', failure: unusable, converted_at: clock.now().toISOString() });
-        await announceConverted(id);
+        await finishConversion(id, { status: 'failed', failure: unusable, converted_at: clock.now().toISOString() });
         return;
       }
       await mkdir(workDir, { recursive: true });
@@ -161,7 +160,7 @@ export function createMediaService(deps: MediaServiceDeps) {
       const size = (await stat(target)).size;
       const key = `cases/${row.case_id}/${id}/${mediaFileName(type)}`;
       await store.putFile(key, target);
-      await repo.update(id, {
+      await finishConversion(id, {
         status: 'ready',
         output_key: key,
         output_content_type: output.contentType,
@@ -170,7 +169,6 @@ export function createMediaService(deps: MediaServiceDeps) {
         failure: null,
         converted_at: clock.now().toISOString(),
       });
-      await announceConverted(id);
     } finally {
       await rm(target, { force: true });
       await source.release();

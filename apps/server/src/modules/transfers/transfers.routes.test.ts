@@ -4,6 +4,7 @@ import {
   buildPath,
   Case,
   CaseTransfer,
+  parseChannelMessage,
   routes,
   TRANSFER_LIFETIME_MS,
   transferMessages,
@@ -22,6 +23,7 @@ import {
   addUser,
 } from '../../test/crew-api.js';
 import { openAuthenticated, type TestSocket } from '../realtime/test-client.js';
+import { recordedEvent } from '../cases/case-event-log.js';
 import { CODE_MISSES_PER_MINUTE } from './transfers.service.js';
 
 type Step = Extract<
@@ -72,6 +74,21 @@ describe('case transfer routes', () => {
 
   const getTransfer = (id: string, token: string) =>
     send(t, 'GET', buildPath(routes.getTransfer.path, { id }), token, { key: null });
+
+  /** The case's `transfer` events as recorded (and as the contract reads them back). */
+  async function transferEvents(caseId: string) {
+    const rows = await t.database.db
+      .selectFrom('case_events')
+      .selectAll()
+      .where('case_id', '=', caseId)
+      .where('type', '=', 'transfer')
+      .orderBy('seq')
+      .execute();
+    return rows.map((row) => {
+      const event = recordedEvent(row);
+      return event?.type === 'transfer' ? event.payload : null;
+    });
+  }
 
   const getCase = (id: string, token: string) => send(t, 'GET', `/v4/twiageCases/${id}`, token, { key: null });
 
@@ -168,6 +185,12 @@ describe('case transfer routes', () => {
       'done',
     ]);
 
+    // The case's own log records who held it, through the cases service (typed `transfer` events).
+    expect(await transferEvents(caseId)).toEqual([
+      { action: 'receiverAdmitted', transferId: opened._id, receiver: IDS.users.medic3 },
+      { action: 'handedOver', transferId: opened._id, from: IDS.users.medic1, to: IDS.users.medic3 },
+    ]);
+
     // A retried step answers the state it reached; the code is no longer live.
     expect(parse(await step('acknowledgeTransfer', opened._id, medic1)).status).toBe('done');
     expect(parse(await step('transferReceived', opened._id, medic3)).status).toBe('done');
@@ -248,6 +271,10 @@ describe('case transfer routes', () => {
     );
     const last = (await published(t, `transfer:${opened._id}`)).at(-1);
     expect(CaseTransfer.parse(last?.data).status).toBe('expired');
+    expect(await transferEvents(opened.caseId)).toEqual([
+      { action: 'receiverAdmitted', transferId: opened._id, receiver: IDS.users.medic3 },
+      { action: 'receiverDismissed', transferId: opened._id, receiver: IDS.users.medic3 },
+    ]);
 
     // An expired transfer no longer blocks a new one of the same case.
     parse(
@@ -508,7 +535,15 @@ describe('case transfer routes', () => {
       const onReceiver = await receiver.next('message', (m) => m.channel === caseChannel);
       expect(onReceiver.event).toMatchObject({ type: 'case.updated', data: { caseId: opened.caseId } });
       await settled(sender);
-      expect(caseMessages(sender, opened.caseId)).toEqual([]);
+      // What it heard on the case while it held it: the accept's `transfer` event; nothing after.
+      expect(
+        caseMessages(sender, opened.caseId).map((f) => {
+          const message = f.type === 'message' ? parseChannelMessage('case', f.event) : null;
+          return message?.type === 'case.updated' && message.data.event.type === 'transfer'
+            ? message.data.event.payload.action
+            : message?.type;
+        }),
+      ).toEqual(['receiverAdmitted']);
       // The socket stays open with its other subscriptions: the transfer's own channel still reaches it.
       await sender.next(
         'message',

@@ -5,6 +5,7 @@ import { createTestApp, type TestApp } from '../../test/app.js';
 import { RIVERSIDE_TRUCK, startCase } from '../../test/crew-api.js';
 import type { Principal } from '../auth/principal.js';
 import { createCasesRepository } from '../cases/cases.repository.js';
+import { createCasesService, type CasesServiceDeps } from '../cases/cases.service.js';
 import type { RealtimePublisher } from '../realtime/publisher.js';
 import { createTransfersRepository } from './transfers.repository.js';
 import { createTransfersService } from './transfers.service.js';
@@ -45,7 +46,14 @@ describe('transfer expiry sweep', () => {
       repo: createTransfersRepository(t.database.db),
       clock: t.clock,
       publisher,
-      cases: createCasesRepository(t.database.db),
+      // The cases service's transfer steps need none of its reference reads.
+      cases: createCasesService({
+        repo: createCasesRepository(t.database.db),
+        clock: t.clock,
+        agencies: {} as CasesServiceDeps['agencies'],
+        complaints: {} as CasesServiceDeps['complaints'],
+        hospitals: {} as CasesServiceDeps['hospitals'],
+      }),
       agencies: { agencyForCase: () => Promise.resolve(null) },
       push: { transferRequested: () => undefined },
     });

@@ -11,8 +11,8 @@
  * TRANSFER_LIFETIME_MS of being opened (docs/decisions/0012-case-transfer-codes-and-lifetime.md). Expiry happens
  * lazily whenever a transfer is read or changed, and by a sweep (`expireDue`) the app runs on a timer.
  *
- * Calls and transfers block each other (§4): calls do not exist yet; when they do, `create` and the
- * call start must refuse each other ('Close call to start Case Transfer').
+ * Calls and transfers block each other (§4): `create` refuses while a call of the case rings or runs
+ * ('Close call to start Case Transfer'), and the calls module refuses a call while a transfer is live.
  */
 import { randomInt, randomUUID } from 'node:crypto';
 import type { Transaction, Updateable } from 'kysely';
@@ -30,6 +30,7 @@ import type { CaseRow, CaseTransfersTable, DB } from '../../db/schema.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { isOnTeam, type Principal } from '../auth/principal.js';
 import { isUniqueViolation } from '../cases/cases.repository.js';
+import type { TransferStep } from '../cases/cases.service.js';
 import type { RealtimePublisher } from '../realtime/publisher.js';
 import { createGuessLimiter, type GuessLimiter } from './guess-limit.js';
 import {
@@ -53,13 +54,19 @@ export interface TransfersServiceDeps {
   repo: TransfersRepository;
   clock: Clock;
   publisher: RealtimePublisher;
-  /** The cases module's access-list writes, in the transfer step's transaction. */
+  /**
+   * The cases service (the case's one writer): its transfer steps change the case's access list and
+   * record a `transfer` case event in the transfer step's transaction; `committed` after the commit.
+   */
   cases: {
-    lockIsClosed(trx: Transaction<DB>, caseId: string): Promise<boolean>;
-    findWithAccess(id: string, userId: string): Promise<{ row: CaseRow; role: string | null } | null>;
-    grantAccess(trx: Transaction<DB>, caseId: string, userId: string, role: string, at: string): Promise<void>;
-    revokeAccess(trx: Transaction<DB>, caseId: string, userId: string, role: string): Promise<void>;
-    handOver(trx: Transaction<DB>, caseId: string, fromUserId: string, toUserId: string, at: string): Promise<void>;
+    transfer: {
+      lockIsClosed(trx: Transaction<DB>, caseId: string): Promise<boolean>;
+      findWithAccess(id: string, userId: string): Promise<{ row: CaseRow; role: string | null } | null>;
+      admitReceiver(trx: Transaction<DB>, step: TransferStep, receiver: string, role: string): Promise<void>;
+      dismissReceiver(trx: Transaction<DB>, step: TransferStep, receiver: string, role: string): Promise<void>;
+      handOver(trx: Transaction<DB>, step: TransferStep, from: string, to: string): Promise<void>;
+    };
+    committed(): void;
   };
   agencies: { agencyForCase(agencyId: string): Promise<{ id: string; truckIds: string[] } | null> };
   /** Spec §4: no transfer while a call of the case rings or runs (calls module). */
@@ -117,14 +124,22 @@ interface Transition {
   alreadyDone(row: TransferRow): boolean;
   allowed(row: TransferRow): boolean;
   changes(row: TransferRow, now: string): Updateable<CaseTransfersTable>;
-  /** Other writes that commit with the change (the case's access list). */
-  alongside?(trx: Transaction<DB>, row: TransferRow, now: string): Promise<void>;
+  /** Other writes that commit with the change (the case's access list, through the cases service). */
+  alongside?(trx: Transaction<DB>, row: TransferRow, step: TransferStep): Promise<void>;
   /** The change removes someone from the case's access list: its live subscribers are checked again. */
   revokesAccess?: boolean;
 }
 
 export function createTransfersService(deps: TransfersServiceDeps) {
-  const { repo, clock, publisher, cases, agencies, push } = deps;
+  const { repo, clock, publisher, agencies, push } = deps;
+  const cases = deps.cases.transfer;
+  /** The step's own record in the case: which transfer, who, when. */
+  const stepOf = (row: TransferRow, actorUserId: string, at: string): TransferStep => ({
+    caseId: row.case_id,
+    transferId: row.id,
+    actorUserId,
+    at,
+  });
   const drawCode = deps.codes ?? randomTransferCode;
   const now = () => clock.now().toISOString();
   const { refuseGuessing, recordMiss } = deps.guesses ?? createGuessLimiter(clock);
@@ -145,10 +160,14 @@ export function createTransfersService(deps: TransfersServiceDeps) {
     const revokes = row.request_user_id !== null && ['accepted', 'received'].includes(row.request_status ?? '');
     const changed = await repo.transaction(async (trx) => {
       const won = await repo.transition(trx, row, ended({ status: 'expired', updated_at: at }));
-      if (won && revokes) await cases.revokeAccess(trx, row.case_id, requester(row), RECEIVER_ACCESS_ROLE);
+      // Nobody expired it: the step is recorded as the opening crew's (the transfer was theirs).
+      if (won && revokes)
+        await cases.dismissReceiver(trx, stepOf(row, row.created_by, at), requester(row), RECEIVER_ACCESS_ROLE);
       return won;
     });
+    // Who lost access is checked before the case event that says so is announced.
     if (changed && revokes) await reauthorizeCase(row.case_id);
+    if (changed && revokes) deps.cases.committed();
     const current = (await repo.findById(row.id)) ?? row;
     if (changed) await publish(current);
     return current;
@@ -185,7 +204,7 @@ export function createTransfersService(deps: TransfersServiceDeps) {
     const at = now();
     const won = await repo.transaction(async (trx) => {
       const applied = await repo.transition(trx, row, { ...step.changes(row, at), updated_at: at });
-      if (applied && step.alongside) await step.alongside(trx, row, at);
+      if (applied && step.alongside) await step.alongside(trx, row, stepOf(row, principal.userId, at));
       return applied;
     });
     const current = await repo.findById(id);
@@ -196,6 +215,7 @@ export function createTransfersService(deps: TransfersServiceDeps) {
       throw conflict(refusal(current));
     }
     if (step.revokesAccess) await reauthorizeCase(row.case_id);
+    if (step.alongside) deps.cases.committed();
     return publish(current);
   }
 
@@ -308,9 +328,9 @@ export function createTransfersService(deps: TransfersServiceDeps) {
         allowed: (row) => row.status === 'open' && row.request_status === 'open',
         changes: () => ({ request_status: 'accepted' }),
         // The receiver loads the case before it marks it received: it needs to read it from now on.
-        alongside: async (trx, row, at) => {
+        alongside: async (trx, row, caseStep) => {
           await requireOpenCase(trx, row);
-          await cases.grantAccess(trx, row.case_id, requester(row), RECEIVER_ACCESS_ROLE, at);
+          await cases.admitReceiver(trx, caseStep, requester(row), RECEIVER_ACCESS_ROLE);
         },
       }),
 
@@ -352,18 +372,12 @@ export function createTransfersService(deps: TransfersServiceDeps) {
         alreadyDone: (row) => row.status === 'done',
         allowed: (row) => row.status === 'open' && row.request_status === 'received',
         changes: () => ended({ status: 'done', request_status: 'done' }),
-        alongside: async (trx, row, at) => {
+        alongside: async (trx, row, caseStep) => {
           await requireOpenCase(trx, row);
-          await cases.handOver(trx, row.case_id, row.created_by, requester(row), at);
+          await cases.handOver(trx, caseStep, row.created_by, requester(row));
         },
         revokesAccess: true,
       }),
-
-    /** For the case module: whether a transfer of the case is live now (a due one is expired first). */
-    async inProgress(caseId: string): Promise<boolean> {
-      const live = await repo.findLiveForCase(caseId);
-      return live !== null && isLive((await expireIfDue(live)).status);
-    },
 
     /** Expires every transfer whose lifetime has run out; answers how many it expired. */
     async expireDue(): Promise<number> {

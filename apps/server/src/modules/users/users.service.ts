@@ -49,7 +49,29 @@ const CACHED_USERS = 5_000;
 
 export function createUsersService({ repo, clock, passwords, throttle, sessions }: UsersServiceDeps) {
   const answers = createVersionedCache<User | null>(repo.referenceVersion, CACHED_USERS);
+  /** The principal for a request, or null when the user is gone or disabled. */
+  async function loadPrincipal(userId: string, sessionId: string): Promise<Principal | null> {
+    const [row, m] = await Promise.all([repo.findById(userId), repo.memberships(userId)]);
+    if (!row || fromFlag(row.disabled)) return null;
+    return {
+      userId: row.id,
+      username: row.username,
+      sessionId,
+      roles: parseJson<UserRole[]>(row.roles, []),
+      memberOf: m.memberOf,
+      administers: m.administers,
+      teamIds: [...new Set([...m.memberOf, ...m.administers])],
+      edHospitalIds: m.edHospitalIds,
+      mustChangePassword: fromFlag(row.must_change_password),
+    };
+  }
+
   return {
+    /** A user's display name (chat senders, broadcast authors); null for an unknown user. */
+    async displayName(userId: string): Promise<string | null> {
+      return (await repo.findById(userId))?.display_name ?? null;
+    },
+
     async findSignInCandidate(login: string): Promise<SignInCandidate | null> {
       const row = await repo.findByLogin(login.trim().toLowerCase());
       if (!row) return null;
@@ -65,22 +87,12 @@ export function createUsersService({ repo, clock, passwords, throttle, sessions 
       };
     },
 
-    /** The principal for a request, or null when the user is gone or disabled. */
-    async loadPrincipal(userId: string, sessionId: string): Promise<Principal | null> {
-      const [row, m] = await Promise.all([repo.findById(userId), repo.memberships(userId)]);
-      if (!row || fromFlag(row.disabled)) return null;
-      return {
-        userId: row.id,
-        username: row.username,
-        sessionId,
-        roles: parseJson<UserRole[]>(row.roles, []),
-        memberOf: m.memberOf,
-        administers: m.administers,
-        teamIds: [...new Set([...m.memberOf, ...m.administers])],
-        edHospitalIds: m.edHospitalIds,
-        mustChangePassword: fromFlag(row.must_change_password),
-      };
+    /** Whether an enabled user is on the team (a protocol document link's holder, issue 13). */
+    async isTeamMember(userId: string, agencyId: string): Promise<boolean> {
+      return (await loadPrincipal(userId, 'protocol-link'))?.teamIds.includes(agencyId) ?? false;
     },
+
+    loadPrincipal,
 
     /**
      * Read at every app start and on every token check of the crew app: kept per user until the
