@@ -86,8 +86,20 @@ export async function addUser(
   return id;
 }
 
-/** The events published on a channel so far, in order (optionally only of one type). */
+/**
+ * The events published on a channel so far, in order (optionally only of one type) — once the case
+ * outbox has relayed what was committed before the call (its relay runs after the commit, not in it).
+ */
 export async function published(t: TestApp, channel: string, type?: string): Promise<RealtimeEvent[]> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const [events, messages] = await Promise.all([
+      t.database.db.selectFrom('case_outbox').select(['event_id']).limit(1).execute(),
+      t.database.db.selectFrom('case_outbox_messages').select(['id']).limit(1).execute(),
+    ]);
+    if ((events.length === 0 && messages.length === 0) || Date.now() > deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
   const rows = await t.database.db
     .selectFrom('realtime_messages')
     .select(['event'])
