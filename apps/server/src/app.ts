@@ -26,6 +26,8 @@ import { createAdminAuditService } from './modules/admin/audit.js';
 import { createAdminUsersService } from './modules/admin/admin-users.service.js';
 import { adminUsersRoutes } from './modules/admin/admin-users.routes.js';
 import { adminAuditRoutes } from './modules/admin/audit.routes.js';
+import { createAuditTrailService } from './modules/audit/audit-trail.js';
+import { auditTrailRoutes } from './modules/audit/audit-trail.routes.js';
 import { adminAgenciesRoutes } from './modules/admin/agencies.routes.js';
 import { createAdminAgenciesService } from './modules/admin/agencies.service.js';
 import { adminComplaintSetsRoutes } from './modules/admin/complaint-sets.routes.js';
@@ -43,6 +45,7 @@ import { createAuthService } from './modules/auth/auth.service.js';
 import { createSignInThrottle } from './modules/auth/sign-in-throttle.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './modules/auth/passwords.js';
 import { createTokenService } from './modules/auth/tokens.js';
+import { recordSecurityEvent } from './modules/audit/security-audit.js';
 import { createBoardRepository } from './modules/board/board.repository.js';
 import { boardRoutes } from './modules/board/board.routes.js';
 import { createBoardService } from './modules/board/board.service.js';
@@ -274,6 +277,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       revokeOtherSessions: (userId, keep) => auth.revokeOtherSessions(userId, keep),
       forgetUser: (userId) => auth.forgetUser(userId),
     },
+    securityAudit: (event) => recordSecurityEvent(db, event),
   });
   const auth = createAuthService({
     repo: createAuthRepository(db),
@@ -283,6 +287,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     passwords,
     throttle: signInThrottle,
     principalCacheMs: config.authCacheMs,
+    securityAudit: (event) => recordSecurityEvent(db, event),
   });
   const hospitals = createHospitalsService({
     repo: hospitalsRepo,
@@ -474,6 +479,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     }),
   );
   adminAuditRoutes(app, ctx, createAdminAuditService(db));
+  auditTrailRoutes(app, ctx, createAuditTrailService(db));
   adminUsersRoutes(
     app,
     ctx,

@@ -82,6 +82,7 @@ import {
   InboundCaseFeedbackResponse,
 } from './board.js';
 import { adminAuditRoutes } from './admin-audit.js';
+import { auditTrailRoutes } from './audit-trail.js';
 import { adminUserRoutes } from './admin-users.js';
 import { adminCatalogRoutes } from './admin.js';
 import { dispatchRoutes } from './dispatch.js';
@@ -618,6 +619,7 @@ export const routes = {
     response: ConsoleSettings,
   },
   ...adminAuditRoutes,
+  ...auditTrailRoutes,
   ...adminUserRoutes,
   ...adminCatalogRoutes,
   ...dispatchRoutes,

@@ -430,6 +430,11 @@ export interface CaseReadAuditTable {
   /** board: listed on the board; detail: opened; media, chat, feedback: that part of the case read. */
   access: 'board' | 'detail' | 'media' | 'chat' | 'feedback';
   read_at: string;
+  /** Hash chain (modules/audit/audit-chain.ts); null only before the row is chained. */
+  chain: string | null;
+  seq: number | null;
+  prev_hash: string | null;
+  hash: string | null;
 }
 
 export interface AdminAuditTable {
@@ -447,6 +452,34 @@ export interface AdminAuditTable {
   /** JSON of the entity before / after the change; null for a creation / deletion. */
   before: string | null;
   after: string | null;
+  /** Hash chain (modules/audit/audit-chain.ts); null only before the row is chained. */
+  chain: string | null;
+  seq: number | null;
+  prev_hash: string | null;
+  hash: string | null;
+}
+
+/** Sign-ins, sign-outs, password and MFA changes and case changes (migration 20261125_1300_audit_chain). */
+export interface SecurityAuditTable {
+  id: string;
+  at: string;
+  actor_id: string | null;
+  action: string;
+  entity_type: string;
+  entity_id: string;
+  case_id: string | null;
+  /** JSON of ids and codes only. */
+  detail: string | null;
+  chain: string | null;
+  seq: number | null;
+  prev_hash: string | null;
+  hash: string | null;
+}
+
+export interface AuditChainHeadsTable {
+  chain: string;
+  seq: number;
+  hash: string;
 }
 
 /** One row: bumped by triggers on every write to reference data (migration 20261125_0940). */
@@ -495,6 +528,8 @@ export interface DB extends ProtocolTables {
   case_read_audit: CaseReadAuditTable;
   case_dispatches: CaseDispatchesTable;
   admin_audit: AdminAuditTable;
+  security_audit: SecurityAuditTable;
+  audit_chain_heads: AuditChainHeadsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

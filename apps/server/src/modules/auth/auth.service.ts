@@ -18,6 +18,7 @@ import type { AuthRepository } from './auth.repository.js';
 import type { Principal } from './principal.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
 import type { TokenService } from './tokens.js';
+import type { SecurityEvent } from '../audit/security-audit.js';
 
 export interface AuthServiceDeps {
   repo: AuthRepository;
@@ -41,6 +42,8 @@ export interface AuthServiceDeps {
   throttle: SignInThrottle;
   /** How long a checked token's principal is reused without reading the database again (0: never). */
   principalCacheMs: number;
+  /** The security audit log (modules/audit/security-audit.ts): sign-ins, failed ones and sign-outs. */
+  securityAudit?: (event: SecurityEvent) => Promise<void>;
 }
 
 /** Bound on cached principals; the oldest entries go first. */
@@ -60,6 +63,7 @@ export function createAuthService({
   passwords,
   throttle,
   principalCacheMs,
+  securityAudit,
 }: AuthServiceDeps) {
   // Every read of the console and the crew app checks its token; the session and membership reads were
   // most of a read's cost. Sign-out and password changes in this process drop entries at once; another
@@ -93,6 +97,15 @@ export function createAuthService({
         : (await passwords.verifyAgainstDummy(body.password), false);
       if (!candidate || !passwordOk) {
         await throttle.failed(attempt);
+        // The typed name stays out (it is sometimes a password typed in the wrong field).
+        await securityAudit?.({
+          actorId: candidate?.id ?? null,
+          action: 'auth.signInFailed',
+          entityType: 'user',
+          entityId: candidate?.id ?? 'unknown',
+          detail: { address, client: body.twiageClient, reason: candidate ? 'password' : 'noAccount' },
+          at: now,
+        });
         throw unauthorized(serverMessages.invalidCredentials);
       }
       // Said only to someone who knows the password: a disabled account is not a secret from its owner.
@@ -117,6 +130,14 @@ export function createAuthService({
         createdAt: now.toISOString(),
         expiresAt: issued.expiresAt.toISOString(),
         client: `${body.twiageClient}/${body.platform}`,
+      });
+      await securityAudit?.({
+        actorId: candidate.id,
+        action: 'auth.signIn',
+        entityType: 'session',
+        entityId: issued.jti,
+        detail: { address, client: `${body.twiageClient}/${body.platform}` },
+        at: now,
       });
       return { authorizationToken: { token: issued.token, expirationDate: issued.expiresAt.toISOString() } };
     },
@@ -168,6 +189,13 @@ export function createAuthService({
     async signOut(principal: Principal): Promise<void> {
       await repo.revokeSession(principal.sessionId, clock.now().toISOString());
       principals.delete(principal.sessionId);
+      await securityAudit?.({
+        actorId: principal.userId,
+        action: 'auth.signOut',
+        entityType: 'session',
+        entityId: principal.sessionId,
+        at: clock.now(),
+      });
     },
 
     /**
