@@ -46,6 +46,9 @@ import { createSignInThrottle } from './modules/auth/sign-in-throttle.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './modules/auth/passwords.js';
 import { createTokenService } from './modules/auth/tokens.js';
 import { recordSecurityEvent } from './modules/audit/security-audit.js';
+import { createOrgSecuritySettings } from './modules/auth/mfa.js';
+import { createMfaService } from './modules/auth/mfa.service.js';
+import { mfaRoutes } from './modules/auth/mfa.routes.js';
 import { createBoardRepository } from './modules/board/board.repository.js';
 import { boardRoutes } from './modules/board/board.routes.js';
 import { createBoardService } from './modules/board/board.service.js';
@@ -279,6 +282,16 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     },
     securityAudit: (event) => recordSecurityEvent(db, event),
   });
+  const orgSecurity = createOrgSecuritySettings(db);
+  const mfaService = createMfaService({
+    db,
+    clock,
+    passwords,
+    throttle: signInThrottle,
+    settings: orgSecurity,
+    securityAudit: (event) => recordSecurityEvent(db, event),
+    forgetUser: (userId) => auth.forgetUser(userId),
+  });
   const auth = createAuthService({
     repo: createAuthRepository(db),
     tokens,
@@ -288,6 +301,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     throttle: signInThrottle,
     principalCacheMs: config.authCacheMs,
     securityAudit: (event) => recordSecurityEvent(db, event),
+    mfa: {
+      settings: orgSecurity,
+      enrolled: (userId) => mfaService.enrolled(userId),
+      acceptSecondFactor: (userId, factor) => mfaService.acceptSecondFactor(userId, factor),
+    },
   });
   const hospitals = createHospitalsService({
     repo: hospitalsRepo,
@@ -440,6 +458,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   consoleSettingsRoutes(app, ctx, { mapTileUrl: config.mapTileUrl });
   fieldErrorRoutes(app, ctx, { metrics, ...config.errorReports });
   authRoutes(app, ctx, auth, config.signInLimits.perAddress);
+  mfaRoutes(app, ctx, mfaService);
   usersRoutes(app, ctx, users);
   agenciesRoutes(app, ctx, agencies);
   hospitalsRoutes(app, ctx, hospitals, hospitalStatuses);

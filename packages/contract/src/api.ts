@@ -83,6 +83,7 @@ import {
 } from './board.js';
 import { adminAuditRoutes } from './admin-audit.js';
 import { auditTrailRoutes } from './audit-trail.js';
+import { mfaRoutes, SignInSecondFactor } from './mfa.js';
 import { adminUserRoutes } from './admin-users.js';
 import { adminCatalogRoutes } from './admin.js';
 import { dispatchRoutes } from './dispatch.js';
@@ -95,6 +96,7 @@ export const SignInBody = z.object({
   password: z.string().min(1, 'password is required').max(PASSWORD_MAX_LENGTH),
   twiageClient: z.enum(['ems', 'hospital']),
   platform: z.string().min(1).max(32),
+  ...SignInSecondFactor.shape,
 });
 export type SignInBody = z.infer<typeof SignInBody>;
 export const SignInResponse = z.object({ authorizationToken: AuthToken });
@@ -620,6 +622,7 @@ export const routes = {
   },
   ...adminAuditRoutes,
   ...auditTrailRoutes,
+  ...mfaRoutes,
   ...adminUserRoutes,
   ...adminCatalogRoutes,
   ...dispatchRoutes,

@@ -26,6 +26,12 @@ export interface UsersTable {
   must_change_password: Generated<number>;
   /** When the one-time password (must_change_password = 1) stops working; null otherwise. */
   one_time_password_expires_at?: string | null;
+  /** TOTP (migration 20261125_1310_mfa): the confirmed secret (base32), one being set up, when it was confirmed. */
+  totp_secret?: string | null;
+  totp_pending_secret?: string | null;
+  totp_enrolled_at?: string | null;
+  /** The time step of the last accepted code: a code is never accepted twice. */
+  totp_last_step?: number | null;
 }
 
 export interface AgencyMembersTable {
@@ -160,6 +166,24 @@ export interface SessionsTable {
   revoked_at: string | null;
   /** e.g. "ems/web": which client the token was issued to. */
   client: string;
+  /** When the session passed the second factor (TOTP or a recovery code); null: password only. */
+  mfa_at?: string | null;
+}
+
+export interface MfaRecoveryCodesTable {
+  id: string;
+  user_id: string;
+  /** argon2id of the code; the code itself is shown once and never stored. */
+  code_hash: string;
+  created_at: string;
+  used_at: string | null;
+}
+
+/** The organisation's settings, one JSON value per key (mfaRequired). */
+export interface OrgSettingsTable {
+  key: string;
+  value: string;
+  updated_at: string;
 }
 
 export interface SignInThrottleTable {
@@ -507,6 +531,8 @@ export interface DB extends ProtocolTables {
   broadcast_agencies: BroadcastAgenciesTable;
   broadcast_idempotency_keys: BroadcastIdempotencyKeysTable;
   sessions: SessionsTable;
+  mfa_recovery_codes: MfaRecoveryCodesTable;
+  org_settings: OrgSettingsTable;
   sign_in_throttle: SignInThrottleTable;
   known_sign_ins: KnownSignInsTable;
   feedback: FeedbackTable;

@@ -6,6 +6,8 @@
  * user exists or not, and take the same time (an argon2 verify runs either way).
  */
 import {
+  MFA_INVALID,
+  MFA_REQUIRED,
   serverMessages,
   tokenFromAuthorization,
   type SignInBody,
@@ -14,7 +16,8 @@ import {
 } from '@inbound/contract';
 import type { Clock } from '../../clock.js';
 import { AppError, tooManyRequests, unauthorized } from '../../errors.js';
-import type { AuthRepository } from './auth.repository.js';
+import type { AuthRepository, SessionRecord } from './auth.repository.js';
+import { gatePrincipal, type OrgSecuritySettingsStore } from './mfa.js';
 import type { Principal } from './principal.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
 import type { TokenService } from './tokens.js';
@@ -44,6 +47,15 @@ export interface AuthServiceDeps {
   principalCacheMs: number;
   /** The security audit log (modules/audit/security-audit.ts): sign-ins, failed ones and sign-outs. */
   securityAudit?: (event: SecurityEvent) => Promise<void>;
+  /** MFA (mfa.ts): without it no second factor is asked and no principal is narrowed. */
+  mfa?: {
+    settings: OrgSecuritySettingsStore;
+    enrolled(userId: string): Promise<boolean>;
+    acceptSecondFactor(
+      userId: string,
+      factor: { otp?: string | undefined; recoveryCode?: string | undefined },
+    ): Promise<'otp' | 'recoveryCode' | null>;
+  };
 }
 
 /** Bound on cached principals; the oldest entries go first. */
@@ -64,7 +76,15 @@ export function createAuthService({
   throttle,
   principalCacheMs,
   securityAudit,
+  mfa,
 }: AuthServiceDeps) {
+  /** The principal as the session's MFA state allows (mfa.ts, gatePrincipal). */
+  const gated = async (principal: Principal, session: SessionRecord): Promise<Principal> => {
+    if (!mfa) return principal;
+    const verified = session.mfaAt !== null;
+    const state = { enrolled: session.mfaEnrolled, verified, client: session.client };
+    return { ...gatePrincipal(principal, state, await mfa.settings.get()), mfaVerified: verified };
+  };
   // Every read of the console and the crew app checks its token; the session and membership reads were
   // most of a read's cost. Sign-out and password changes in this process drop entries at once; another
   // process (behind a load balancer) sees a revocation or a disabled user within principalCacheMs.
@@ -122,6 +142,27 @@ export function createAuthService({
         throw new AppError(403, 'forbidden', serverMessages.notHospitalStaff);
       }
 
+      // The console's second factor, once the password is right: an enrolled user must give a code.
+      let mfaAt: string | null = null;
+      if (mfa && body.twiageClient === 'hospital' && (await mfa.enrolled(candidate.id))) {
+        if (body.otp === undefined && body.recoveryCode === undefined)
+          throw new AppError(401, 'mfa_required', MFA_REQUIRED.message);
+        const factor = await mfa.acceptSecondFactor(candidate.id, { otp: body.otp, recoveryCode: body.recoveryCode });
+        if (!factor) {
+          await throttle.failed(attempt);
+          await securityAudit?.({
+            actorId: candidate.id,
+            action: 'auth.signInFailed',
+            entityType: 'user',
+            entityId: candidate.id,
+            detail: { address, client: body.twiageClient, reason: 'secondFactor' },
+            at: now,
+          });
+          throw new AppError(401, 'mfa_invalid', MFA_INVALID.message);
+        }
+        mfaAt = now.toISOString();
+      }
+
       await throttle.succeeded(attempt);
       const issued = await tokens.issue(candidate.id, now);
       await repo.createSession({
@@ -130,13 +171,14 @@ export function createAuthService({
         createdAt: now.toISOString(),
         expiresAt: issued.expiresAt.toISOString(),
         client: `${body.twiageClient}/${body.platform}`,
+        mfaAt,
       });
       await securityAudit?.({
         actorId: candidate.id,
         action: 'auth.signIn',
         entityType: 'session',
         entityId: issued.jti,
-        detail: { address, client: `${body.twiageClient}/${body.platform}` },
+        detail: { address, client: `${body.twiageClient}/${body.platform}`, mfa: mfaAt !== null },
         at: now,
       });
       return { authorizationToken: { token: issued.token, expirationDate: issued.expiresAt.toISOString() } };
@@ -152,7 +194,7 @@ export function createAuthService({
       const cached = cachedPrincipal(verified.jti, now);
       if (cached) return cached;
       // Both reads at once: PostgreSQL overlaps them; this runs on every authenticated request.
-      const [session, principal] = await Promise.all([
+      const [session, loaded] = await Promise.all([
         repo.findSession(verified.jti),
         users.loadPrincipal(verified.userId, verified.jti),
       ]);
@@ -164,7 +206,8 @@ export function createAuthService({
       ) {
         throw unauthorized(serverMessages.tokenInvalid);
       }
-      if (!principal) throw unauthorized(serverMessages.tokenInvalid);
+      if (!loaded) throw unauthorized(serverMessages.tokenInvalid);
+      const principal = await gated(loaded, session);
       if (principalCacheMs > 0) {
         if (principals.size >= PRINCIPAL_CACHE_SIZE) principals.delete(principals.keys().next().value!);
         principals.set(verified.jti, { principal, sessionExpiresAt: session.expiresAt, cachedAt: now.getTime() });
@@ -183,7 +226,8 @@ export function createAuthService({
       ) {
         return null;
       }
-      return users.loadPrincipal(userId, sessionId);
+      const loaded = await users.loadPrincipal(userId, sessionId);
+      return loaded && gated(loaded, session);
     },
 
     async signOut(principal: Principal): Promise<void> {
