@@ -49,10 +49,12 @@ function SignedIn() {
 
 function SignedInRoutes() {
   const me = useMe();
-  const mfa = useMfaStatus();
+  // Asked once the password question is settled: nothing else is answered before it.
+  const mfa = useMfaStatus(me.data !== undefined && !needsPasswordChange(me.data));
   // A one-time password from an administrator is replaced before anything else (the server insists too).
   if (needsPasswordChange(me.data)) return <ChangePasswordPage user={me.data} />;
   // Then an authenticator, when the organisation requires one of this user (the server insists too).
+  if (mfa.fetchStatus === 'fetching' && mfa.data === undefined) return null; // no board calls before the answer
   if (mfa.data?.required && !mfa.data.enrolled) return <MfaEnrolPage />;
   return (
     <PageSuspense>

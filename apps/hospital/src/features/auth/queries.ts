@@ -12,6 +12,6 @@ export function useMe() {
 }
 
 /** The user's two-step sign-in state (docs/security/mfa.md). */
-export function useMfaStatus() {
-  return useQuery({ queryKey: authKeys.mfa(), queryFn: () => api('mfaStatus'), staleTime: 60_000 });
+export function useMfaStatus(enabled: boolean) {
+  return useQuery({ queryKey: authKeys.mfa(), queryFn: () => api('mfaStatus'), staleTime: 60_000, enabled });
 }
