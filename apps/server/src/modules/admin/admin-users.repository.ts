@@ -95,7 +95,10 @@ export const adminUsersRepository = {
 
   async insert(
     db: Db,
-    row: Omit<UserRow, 'must_change_password' | 'totp_secret' | 'totp_pending_secret' | 'totp_enrolled_at' | 'totp_last_step'> & {
+    row: Omit<
+      UserRow,
+      'must_change_password' | 'totp_secret' | 'totp_pending_secret' | 'totp_enrolled_at' | 'totp_last_step'
+    > & {
       must_change_password: number;
     },
   ): Promise<void> {
