@@ -1,7 +1,9 @@
 import { lazy } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { ChangePasswordPage, needsPasswordChange } from './features/auth/ChangePasswordPage';
-import { useMe } from './features/auth/queries';
+import { IdleLock } from './features/auth/IdleLock';
+import { MfaEnrolPage } from './features/auth/MfaEnrolPage';
+import { useMe, useMfaStatus } from './features/auth/queries';
 import { SignInPage } from './features/auth/SignInPage';
 import { useSessionToken } from './features/auth/useSession';
 import { BoardPage } from './features/board/BoardPage';
@@ -41,9 +43,22 @@ export function App() {
 }
 
 function SignedIn() {
+  return (
+    <IdleLock>
+      <SignedInRoutes />
+    </IdleLock>
+  );
+}
+
+function SignedInRoutes() {
   const me = useMe();
+  // Asked once the password question is settled: nothing else is answered before it.
+  const mfa = useMfaStatus(me.data !== undefined && !needsPasswordChange(me.data));
   // A one-time password from an administrator is replaced before anything else (the server insists too).
   if (needsPasswordChange(me.data)) return <ChangePasswordPage user={me.data} />;
+  // Then an authenticator, when the organisation requires one of this user (the server insists too).
+  if (mfa.fetchStatus === 'fetching' && mfa.data === undefined) return null; // no board calls before the answer
+  if (mfa.data?.required && !mfa.data.enrolled) return <MfaEnrolPage />;
   return (
     <PageSuspense>
       {/* Crews' calls ring on every screen of the console (issue 12). */}

@@ -22,6 +22,12 @@ import { createAdminAuditService } from './modules/admin/audit.js';
 import { createAdminUsersService } from './modules/admin/admin-users.service.js';
 import { adminUsersRoutes } from './modules/admin/admin-users.routes.js';
 import { adminAuditRoutes } from './modules/admin/audit.routes.js';
+import { createAuditTrailService } from './modules/audit/audit-trail.js';
+import { auditTrailRoutes } from './modules/audit/audit-trail.routes.js';
+import { recordSecurityEvent, type SecurityEvent } from './modules/audit/security-audit.js';
+import { createOrgSecuritySettings } from './modules/auth/mfa.js';
+import { createMfaService } from './modules/auth/mfa.service.js';
+import { mfaRoutes } from './modules/auth/mfa.routes.js';
 import { adminAgenciesRoutes } from './modules/admin/agencies.routes.js';
 import { createAdminAgenciesService } from './modules/admin/agencies.service.js';
 import { adminComplaintSetsRoutes } from './modules/admin/complaint-sets.routes.js';
@@ -156,7 +162,25 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     clock,
     accountLimit: config.signInLimits.perAccount,
   });
-  const users = createUsersService({ repo: repos.users, clock, passwords, throttle: signInThrottle, sessions });
+  const securityAudit = (event: SecurityEvent) => recordSecurityEvent(db, event);
+  const users = createUsersService({
+    repo: repos.users,
+    clock,
+    passwords,
+    throttle: signInThrottle,
+    sessions,
+    securityAudit,
+  });
+  const orgSecurity = createOrgSecuritySettings(db);
+  const mfaService = createMfaService({
+    db,
+    clock,
+    passwords,
+    throttle: signInThrottle,
+    settings: orgSecurity,
+    securityAudit,
+    forgetUser: (userId) => sessions.forgetUser(userId),
+  });
   const auth = createAuthService({
     repo: repos.auth,
     tokens,
@@ -165,6 +189,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     passwords,
     throttle: signInThrottle,
     sessions,
+    securityAudit,
+    mfa: {
+      settings: orgSecurity,
+      enrolled: (userId) => mfaService.enrolled(userId),
+      acceptSecondFactor: (userId, factor) => mfaService.acceptSecondFactor(userId, factor),
+    },
   });
 
   // ---- the real-time gateway: modules publish through `realtime.publisher`; a module owning a
@@ -373,6 +403,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   consoleSettingsRoutes(app, ctx, { mapTileUrl: config.mapTileUrl });
   fieldErrorRoutes(app, ctx, { metrics, ...config.errorReports });
   authRoutes(app, ctx, auth, config.signInLimits.perAddress);
+  mfaRoutes(app, ctx, mfaService);
   usersRoutes(app, ctx, users);
   agenciesRoutes(app, ctx, agencies);
   hospitalsRoutes(app, ctx, hospitals, hospitalStatuses);
@@ -388,6 +419,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   callsRoutes(app, ctx, calls);
   boardRoutes(app, ctx, board);
   adminAuditRoutes(app, ctx, createAdminAuditService(db));
+  auditTrailRoutes(app, ctx, createAuditTrailService(db));
   adminUsersRoutes(
     app,
     ctx,

@@ -19,6 +19,9 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'too_many_requests'
   | 'password_change_required'
+  | 'mfa_required'
+  | 'mfa_invalid'
+  | 'mfa_enrolment_required'
   | 'internal';
 
 export class AppError extends Error {

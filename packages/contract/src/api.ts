@@ -82,6 +82,8 @@ import {
   InboundCaseFeedbackResponse,
 } from './board.js';
 import { adminAuditRoutes } from './admin-audit.js';
+import { auditTrailRoutes } from './audit-trail.js';
+import { mfaRoutes, SignInSecondFactor } from './mfa.js';
 import { adminUserRoutes } from './admin-users.js';
 import { adminCatalogRoutes } from './admin.js';
 import { dispatchRoutes } from './dispatch.js';
@@ -96,6 +98,7 @@ export const SignInBody = z.object({
   password: z.string().min(1, 'password is required').max(PASSWORD_MAX_LENGTH),
   twiageClient: z.enum(['ems', 'hospital']),
   platform: z.string().min(1).max(32),
+  ...SignInSecondFactor.shape,
 });
 export type SignInBody = z.infer<typeof SignInBody>;
 export const SignInResponse = z.object({ authorizationToken: AuthToken });
@@ -620,6 +623,8 @@ export const routes = {
     response: ConsoleSettings,
   },
   ...adminAuditRoutes,
+  ...auditTrailRoutes,
+  ...mfaRoutes,
   ...adminUserRoutes,
   ...adminCatalogRoutes,
   ...dispatchRoutes,

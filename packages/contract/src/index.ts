@@ -23,3 +23,5 @@ export * from './text-safety.js';
 export * from './gps.js';
 export * from './arrival.js';
 export * from './calls.js';
+export * from './audit-trail.js';
+export * from './mfa.js';

@@ -15,10 +15,13 @@ import { ErrorBody, createMessages, type RouteName, type RouteResponse } from '@
 export class ApiError extends Error {
   /** HTTP status, or null when no response arrived. */
   readonly status: number | null;
-  constructor(message: string, status: number | null) {
+  /** The server's `code` when it sent one (e.g. mfa_required). */
+  readonly code: string | undefined;
+  constructor(message: string, status: number | null, code?: string) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
+    this.code = code;
   }
 }
 
@@ -52,7 +55,11 @@ function consoleApiError(failure: ApiFailure, route: { method: string; path: str
     case 'noResponse':
       return new ApiError(text.noResponse, null);
     case 'http':
-      return new ApiError(errorMessageFor(failure.status, failure.body), failure.status);
+      return new ApiError(
+        errorMessageFor(failure.status, failure.body),
+        failure.status,
+        ErrorBody.safeParse(failure.body).data?.code,
+      );
     case 'invalidResponse':
       console.error(`${route.method} ${route.path}: the answer does not match the contract`, failure.issues);
       return new ApiError(text.unexpected, failure.status);

@@ -21,6 +21,8 @@ import * as caseOutbox from './migrations/20261125_1140_case_outbox.js';
 import * as arrivalHandoff from './migrations/20261125_1300_arrival_handoff.js';
 import * as calls from './migrations/20261125_1300_calls.js';
 import * as caseMessagesAckNames from './migrations/20261125_1310_case_messages_and_ack_names.js';
+import * as auditChain from './migrations/20261125_1300_audit_chain.js';
+import * as mfa from './migrations/20261125_1310_mfa.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121_2330_initial_schema': initialSchema,
@@ -41,6 +43,8 @@ export const migrations: Record<string, Migration> = {
   '20261125_1300_arrival_handoff': arrivalHandoff,
   '20261125_1300_calls': calls,
   '20261125_1310_case_messages_and_ack_names': caseMessagesAckNames,
+  '20261125_1300_audit_chain': auditChain,
+  '20261125_1310_mfa': mfa,
 };
 
 function migrator(db: Kysely<unknown>): Migrator {

@@ -26,6 +26,12 @@ export interface UsersTable {
   must_change_password: Generated<number>;
   /** When the one-time password (must_change_password = 1) stops working; null otherwise. */
   one_time_password_expires_at?: string | null;
+  /** TOTP (migration 20261125_1310_mfa): the confirmed secret (base32), one being set up, when it was confirmed. */
+  totp_secret?: string | null;
+  totp_pending_secret?: string | null;
+  totp_enrolled_at?: string | null;
+  /** The time step of the last accepted code: a code is never accepted twice. */
+  totp_last_step?: number | null;
 }
 
 export interface AgencyMembersTable {
@@ -160,6 +166,24 @@ export interface SessionsTable {
   revoked_at: string | null;
   /** e.g. "ems/web": which client the token was issued to. */
   client: string;
+  /** When the session passed the second factor (TOTP or a recovery code); null: password only. */
+  mfa_at?: string | null;
+}
+
+export interface MfaRecoveryCodesTable {
+  id: string;
+  user_id: string;
+  /** argon2id of the code; the code itself is shown once and never stored. */
+  code_hash: string;
+  created_at: string;
+  used_at: string | null;
+}
+
+/** The organisation's settings, one JSON value per key (mfaRequired). */
+export interface OrgSettingsTable {
+  key: string;
+  value: string;
+  updated_at: string;
 }
 
 export interface SignInThrottleTable {
@@ -488,6 +512,11 @@ export interface CaseReadAuditTable {
   /** board: listed on the board; detail: opened; media, chat, feedback: that part of the case read. */
   access: 'board' | 'detail' | 'media' | 'chat' | 'feedback';
   read_at: string;
+  /** Hash chain (modules/audit/audit-chain.ts); null only before the row is chained. */
+  chain: string | null;
+  seq: number | null;
+  prev_hash: string | null;
+  hash: string | null;
 }
 
 export interface AdminAuditTable {
@@ -505,6 +534,34 @@ export interface AdminAuditTable {
   /** JSON of the entity before / after the change; null for a creation / deletion. */
   before: string | null;
   after: string | null;
+  /** Hash chain (modules/audit/audit-chain.ts); null only before the row is chained. */
+  chain: string | null;
+  seq: number | null;
+  prev_hash: string | null;
+  hash: string | null;
+}
+
+/** Sign-ins, sign-outs, password and MFA changes and case changes (migration 20261125_1300_audit_chain). */
+export interface SecurityAuditTable {
+  id: string;
+  at: string;
+  actor_id: string | null;
+  action: string;
+  entity_type: string;
+  entity_id: string;
+  case_id: string | null;
+  /** JSON of ids and codes only. */
+  detail: string | null;
+  chain: string | null;
+  seq: number | null;
+  prev_hash: string | null;
+  hash: string | null;
+}
+
+export interface AuditChainHeadsTable {
+  chain: string;
+  seq: number;
+  hash: string;
 }
 
 /** One row: bumped by triggers on every write to reference data (migration 20261125_0940). */
@@ -532,6 +589,8 @@ export interface DB extends ProtocolTables {
   broadcast_agencies: BroadcastAgenciesTable;
   broadcast_idempotency_keys: BroadcastIdempotencyKeysTable;
   sessions: SessionsTable;
+  mfa_recovery_codes: MfaRecoveryCodesTable;
+  org_settings: OrgSettingsTable;
   sign_in_throttle: SignInThrottleTable;
   known_sign_ins: KnownSignInsTable;
   feedback: FeedbackTable;
@@ -557,6 +616,8 @@ export interface DB extends ProtocolTables {
   case_read_audit: CaseReadAuditTable;
   case_dispatches: CaseDispatchesTable;
   admin_audit: AdminAuditTable;
+  security_audit: SecurityAuditTable;
+  audit_chain_heads: AuditChainHeadsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

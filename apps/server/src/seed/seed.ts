@@ -3,6 +3,7 @@
  * agency or hospital already there is left exactly as it is, with its trucks, monitors, forms and
  * statuses — so a restart with SEED_DEMO=true never undoes what an admin or ED changed in the console.
  */
+import { ORG_SECURITY_KEY } from '../modules/auth/mfa.js';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { DB } from '../db/schema.js';
@@ -39,6 +40,8 @@ async function presentIds(db: Kysely<DB>, table: 'hospitals' | 'agencies', ids: 
 }
 
 const minutesBefore = (now: Date, minutes: number) => new Date(now.getTime() - minutes * 60_000).toISOString();
+
+const DEMO_ORG_SECURITY = { mfaRequired: { edStaff: false, orgAdmin: false } };
 
 export async function seedDemoData(db: Kysely<DB>, { clock, hashPassword }: SeedDeps): Promise<SeedResult> {
   const now = clock.now();
@@ -192,6 +195,14 @@ export async function seedDemoData(db: Kysely<DB>, { clock, hashPassword }: Seed
         .onConflict((oc) => oc.column('id').doNothing())
         .execute();
     }
+
+    // The demo organisation does not require MFA, so the quick start signs in with the printed
+    // passwords (a new organisation does: mfa.ts). Only when unset: an admin's choice stays.
+    await trx
+      .insertInto('org_settings')
+      .values({ key: ORG_SECURITY_KEY, value: toJson(DEMO_ORG_SECURITY), updated_at: at })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
 
     for (const { user, hash } of newUsers) {
       await trx

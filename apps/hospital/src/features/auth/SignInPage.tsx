@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { ApiError } from '../../lib/api';
 import { useSignIn } from './mutations';
 import { validateSignIn, type SignInErrors, type SignInFields } from './validation';
 
@@ -6,6 +7,11 @@ export function SignInPage() {
   const [fields, setFields] = useState<SignInFields>({ username: '', password: '' });
   const [errors, setErrors] = useState<SignInErrors>({});
   const signIn = useSignIn();
+  const [code, setCode] = useState('');
+  const failure = signIn.error instanceof ApiError ? signIn.error.code : undefined;
+  // Asked once the password was right and the account uses two-step sign-in (docs/security/mfa.md).
+  const [askCode, setAskCode] = useState(false);
+  if (!askCode && (failure === 'mfa_required' || failure === 'mfa_invalid')) setAskCode(true);
 
   function update(name: keyof SignInFields, value: string) {
     setFields((current) => ({ ...current, [name]: value }));
@@ -17,7 +23,7 @@ export function SignInPage() {
     event.preventDefault();
     const found = validateSignIn(fields);
     setErrors(found);
-    if (Object.keys(found).length === 0) signIn.mutate(fields);
+    if (Object.keys(found).length === 0) signIn.mutate(askCode ? { ...fields, code } : fields);
   }
 
   return (
@@ -49,6 +55,21 @@ export function SignInPage() {
             error={errors.password}
             onChange={(value) => update('password', value)}
           />
+          {askCode && (
+            <FormField
+              id="code"
+              label="Code from your authenticator app (or a recovery code)"
+              autoComplete="one-time-code"
+              inputMode="numeric"
+              autoFocus
+              value={code}
+              error={undefined}
+              onChange={(value) => {
+                setCode(value);
+                if (signIn.isError) signIn.reset();
+              }}
+            />
+          )}
           <button className="button button-primary" type="submit" disabled={signIn.isPending}>
             {signIn.isPending ? 'Signing in...' : 'Sign in'}
           </button>
@@ -66,9 +87,21 @@ interface FormFieldProps {
   onChange: (value: string) => void;
   type?: string;
   autoComplete?: string;
+  inputMode?: 'numeric';
+  autoFocus?: boolean;
 }
 
-function FormField({ id, label, value, error, onChange, type = 'text', autoComplete }: FormFieldProps) {
+export function FormField({
+  id,
+  label,
+  value,
+  error,
+  onChange,
+  type = 'text',
+  autoComplete,
+  inputMode,
+  autoFocus,
+}: FormFieldProps) {
   const errorId = `${id}-error`;
   return (
     <div className="field">
@@ -79,6 +112,8 @@ function FormField({ id, label, value, error, onChange, type = 'text', autoCompl
         type={type}
         value={value}
         autoComplete={autoComplete}
+        inputMode={inputMode}
+        autoFocus={autoFocus}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? errorId : undefined}
         onChange={(event) => onChange(event.target.value)}

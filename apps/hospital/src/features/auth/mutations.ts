@@ -6,10 +6,17 @@ import type { SignInFields } from './validation';
 export function useSignIn() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ username, password }: SignInFields) =>
-      api('signIn', { body: { username: username.trim(), password, twiageClient: 'hospital', platform: 'web' } }),
+    mutationFn: ({ username, password, code }: SignInFields & { code?: string }) => {
+      const typed = code?.replace(/\s/g, '') ?? '';
+      // Six digits: the authenticator's code; anything else typed there: a recovery code.
+      const factor = typed === '' ? {} : /^\d{6}$/.test(typed) ? { otp: typed } : { recoveryCode: typed };
+      return api('signIn', {
+        body: { username: username.trim(), password, twiageClient: 'hospital', platform: 'web', ...factor },
+      });
+    },
     onSuccess: ({ authorizationToken }) => {
       queryClient.clear();
+      localStorage.removeItem('inbound.console.locked'); // a lock left by the previous person (IdleLock.tsx)
       setSession(authorizationToken);
     },
   });

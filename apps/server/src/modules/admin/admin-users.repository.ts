@@ -93,7 +93,15 @@ export const adminUsersRepository = {
     return result;
   },
 
-  async insert(db: Db, row: Omit<UserRow, 'must_change_password'> & { must_change_password: number }): Promise<void> {
+  async insert(
+    db: Db,
+    row: Omit<
+      UserRow,
+      'must_change_password' | 'totp_secret' | 'totp_pending_secret' | 'totp_enrolled_at' | 'totp_last_step'
+    > & {
+      must_change_password: number;
+    },
+  ): Promise<void> {
     await db.insertInto('users').values(row).execute();
   },
 

@@ -20,6 +20,7 @@ import { parseJson } from '../../db/json.js';
 import type { AdminAuditTable, DB } from '../../db/schema.js';
 import { badRequest, forbidden } from '../../errors.js';
 import { isOrgAdmin, type Principal } from '../auth/principal.js';
+import { appendAudit, type Unchained } from '../audit/audit-chain.js';
 
 export interface AdminChange {
   actor: Principal;
@@ -79,21 +80,19 @@ export async function recordAdminChange(db: Kysely<DB>, change: AdminChange): Pr
     .select('display_name')
     .where('id', '=', change.actor.userId)
     .executeTakeFirst();
-  await db
-    .insertInto('admin_audit')
-    .values({
-      id: auditEntryId(),
-      at: (change.at ?? new Date()).toISOString(),
-      actor_id: change.actor.userId,
-      actor_name: actor?.display_name ?? change.actor.username,
-      action: change.action,
-      entity_type: change.entityType,
-      entity_id: change.entityId,
-      summary: change.summary,
-      before: snapshot(change.before),
-      after: snapshot(change.after),
-    })
-    .execute();
+  const row: Unchained<AdminAuditTable> = {
+    id: auditEntryId(),
+    at: (change.at ?? new Date()).toISOString(),
+    actor_id: change.actor.userId,
+    actor_name: actor?.display_name ?? change.actor.username,
+    action: change.action,
+    entity_type: change.entityType,
+    entity_id: change.entityId,
+    summary: change.summary,
+    before: snapshot(change.before),
+    after: snapshot(change.after),
+  };
+  await appendAudit(db, 'admin_audit', [{ chain: 'admin', row: { ...row } }]);
 }
 
 interface Cursor {

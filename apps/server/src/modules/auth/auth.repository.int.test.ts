@@ -29,6 +29,9 @@ describe.each(dialects)('auth repository on %s', (dialect) => {
       userId: 'user-medic1',
       expiresAt: base.expiresAt,
       revokedAt: null,
+      client: 'ems/web',
+      mfaAt: null,
+      mfaEnrolled: false,
     });
     expect(await repo.findSession('nope')).toBeNull();
     expect(await repo.countLiveSessions('user-medic1', '2026-11-21T13:00:00.000Z')).toBe(3);

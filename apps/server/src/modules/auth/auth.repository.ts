@@ -7,6 +7,12 @@ export interface SessionRecord {
   userId: string;
   expiresAt: string;
   revokedAt: string | null;
+  /** "hospital/web", "ems/ios", … */
+  client: string;
+  /** When the session passed the second factor; null: password only. */
+  mfaAt: string | null;
+  /** The user has a confirmed authenticator. */
+  mfaEnrolled: boolean;
 }
 
 export function createAuthRepository(db: Kysely<DB>) {
@@ -17,6 +23,7 @@ export function createAuthRepository(db: Kysely<DB>) {
       createdAt: string;
       expiresAt: string;
       client: string;
+      mfaAt?: string | null;
     }) {
       await db
         .insertInto('sessions')
@@ -27,6 +34,7 @@ export function createAuthRepository(db: Kysely<DB>) {
           expires_at: session.expiresAt,
           revoked_at: null,
           client: session.client,
+          mfa_at: session.mfaAt ?? null,
         })
         .execute();
     },
@@ -34,10 +42,29 @@ export function createAuthRepository(db: Kysely<DB>) {
     async findSession(jti: string): Promise<SessionRecord | null> {
       const row = await db
         .selectFrom('sessions')
-        .select(['jti', 'user_id', 'expires_at', 'revoked_at'])
-        .where('jti', '=', jti)
+        .leftJoin('users', 'users.id', 'sessions.user_id')
+        .select([
+          'sessions.jti',
+          'sessions.user_id',
+          'sessions.expires_at',
+          'sessions.revoked_at',
+          'sessions.client',
+          'sessions.mfa_at',
+          'users.totp_secret',
+        ])
+        .where('sessions.jti', '=', jti)
         .executeTakeFirst();
-      return row ? { jti: row.jti, userId: row.user_id, expiresAt: row.expires_at, revokedAt: row.revoked_at } : null;
+      return row
+        ? {
+            jti: row.jti,
+            userId: row.user_id,
+            expiresAt: row.expires_at,
+            revokedAt: row.revoked_at,
+            client: row.client,
+            mfaAt: row.mfa_at ?? null,
+            mfaEnrolled: row.totp_secret != null,
+          }
+        : null;
     },
 
     async revokeSession(jti: string, at: string): Promise<void> {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
-import { PASSWORD_CHANGE_REQUIRED, routes, serverMessages } from '@inbound/contract';
+import { MFA_ENROLMENT_REQUIRED, PASSWORD_CHANGE_REQUIRED, routes, serverMessages } from '@inbound/contract';
 import { bindRoute, type RouteContext } from '../../http/bind-route.js';
 import { clientAddress } from '../../http/client-address.js';
 import { AppError, tooManyRequests } from '../../errors.js';
@@ -12,12 +12,25 @@ const ALLOWED_BEFORE_PASSWORD_CHANGE = new Set<string>([
   routes.changePassword.path,
 ]);
 
+/** What a console session that must still set up MFA may call (mfa.ts). */
+const ALLOWED_BEFORE_MFA_ENROLMENT = new Set<string>([
+  routes.me.path,
+  routes.signOut.path,
+  routes.changePassword.path,
+  routes.mfaStatus.path,
+  routes.totpSetup.path,
+  routes.totpConfirm.path,
+]);
+
 /** The hook every authenticated route runs first: no principal, no further work (not even body parsing). */
 export function createAuthenticateHook(auth: AuthService): onRequestAsyncHookHandler {
   return async (request) => {
     const principal = await auth.authenticate(request.headers.authorization);
     if (principal.mustChangePassword && !ALLOWED_BEFORE_PASSWORD_CHANGE.has(request.routeOptions.url ?? '')) {
       throw new AppError(403, PASSWORD_CHANGE_REQUIRED.code, PASSWORD_CHANGE_REQUIRED.message);
+    }
+    if (principal.mfaEnrolmentRequired && !ALLOWED_BEFORE_MFA_ENROLMENT.has(request.routeOptions.url ?? '')) {
+      throw new AppError(403, MFA_ENROLMENT_REQUIRED.code, MFA_ENROLMENT_REQUIRED.message);
     }
     request.principal = principal;
   };

@@ -6,6 +6,8 @@
  * user exists or not, and take the same time (an argon2 verify runs either way).
  */
 import {
+  MFA_INVALID,
+  MFA_REQUIRED,
   PASSWORD_CHANGE_REQUIRED,
   serverMessages,
   tokenFromAuthorization,
@@ -15,11 +17,13 @@ import {
 } from '@inbound/contract';
 import type { Clock } from '../../clock.js';
 import { AppError, tooManyRequests, unauthorized } from '../../errors.js';
-import type { AuthRepository } from './auth.repository.js';
+import type { AuthRepository, SessionRecord } from './auth.repository.js';
+import { gatePrincipal, type OrgSecuritySettingsStore } from './mfa.js';
 import type { Principal } from './principal.js';
 import type { Sessions } from './sessions.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
 import type { TokenService } from './tokens.js';
+import type { SecurityEvent } from '../audit/security-audit.js';
 
 export interface AuthServiceDeps {
   repo: AuthRepository;
@@ -43,9 +47,38 @@ export interface AuthServiceDeps {
   throttle: SignInThrottle;
   /** The cache of checked tokens' principals and the revocations that empty it (sessions.ts). */
   sessions: Sessions;
+  /** The security audit log (modules/audit/security-audit.ts): sign-ins, failed ones and sign-outs. */
+  securityAudit?: (event: SecurityEvent) => Promise<void>;
+  /** MFA (mfa.ts): without it no second factor is asked and no principal is narrowed. */
+  mfa?: {
+    settings: OrgSecuritySettingsStore;
+    enrolled(userId: string): Promise<boolean>;
+    acceptSecondFactor(
+      userId: string,
+      factor: { otp?: string | undefined; recoveryCode?: string | undefined },
+    ): Promise<'otp' | 'recoveryCode' | null>;
+  };
 }
 
-export function createAuthService({ repo, tokens, clock, users, passwords, throttle, sessions }: AuthServiceDeps) {
+export function createAuthService({
+  repo,
+  tokens,
+  clock,
+  users,
+  passwords,
+  throttle,
+  sessions,
+  securityAudit,
+  mfa,
+}: AuthServiceDeps) {
+  /** The principal as the session's MFA state allows (mfa.ts, gatePrincipal). */
+  const gated = async (principal: Principal, session: SessionRecord): Promise<Principal> => {
+    if (!mfa) return principal;
+    const verified = session.mfaAt !== null;
+    const state = { enrolled: session.mfaEnrolled, verified, client: session.client };
+    return { ...gatePrincipal(principal, state, await mfa.settings.get()), mfaVerified: verified };
+  };
+
   /** The principal behind an `Authorization: JWT …` header; throws 401 for anything less. */
   async function authenticate(authorization: string | undefined): Promise<Principal> {
     const token = tokenFromAuthorization(authorization);
@@ -57,7 +90,7 @@ export function createAuthService({ repo, tokens, clock, users, passwords, throt
     if (cached) return cached;
     const generation = sessions.generation();
     // Both reads at once: PostgreSQL overlaps them; this runs on every authenticated request.
-    const [session, principal] = await Promise.all([
+    const [session, loaded] = await Promise.all([
       repo.findSession(verified.jti),
       users.loadPrincipal(verified.userId, verified.jti),
     ]);
@@ -69,7 +102,8 @@ export function createAuthService({ repo, tokens, clock, users, passwords, throt
     ) {
       throw unauthorized(serverMessages.tokenInvalid);
     }
-    if (!principal) throw unauthorized(serverMessages.tokenInvalid);
+    if (!loaded) throw unauthorized(serverMessages.tokenInvalid);
+    const principal = await gated(loaded, session);
     sessions.remember(verified.jti, principal, session.expiresAt, now, generation);
     return principal;
   }
@@ -89,6 +123,15 @@ export function createAuthService({ repo, tokens, clock, users, passwords, throt
         : (await passwords.verifyAgainstDummy(body.password), false);
       if (!candidate || !passwordOk) {
         await throttle.failed(attempt);
+        // The typed name stays out (it is sometimes a password typed in the wrong field).
+        await securityAudit?.({
+          actorId: candidate?.id ?? null,
+          action: 'auth.signInFailed',
+          entityType: 'user',
+          entityId: candidate?.id ?? 'unknown',
+          detail: { address, client: body.twiageClient, reason: candidate ? 'password' : 'noAccount' },
+          at: now,
+        });
         throw unauthorized(serverMessages.invalidCredentials);
       }
       // Said only to someone who knows the password: a disabled account is not a secret from its owner.
@@ -105,6 +148,27 @@ export function createAuthService({ repo, tokens, clock, users, passwords, throt
         throw new AppError(403, 'forbidden', serverMessages.notHospitalStaff);
       }
 
+      // The console's second factor, once the password is right: an enrolled user must give a code.
+      let mfaAt: string | null = null;
+      if (mfa && body.twiageClient === 'hospital' && (await mfa.enrolled(candidate.id))) {
+        if (body.otp === undefined && body.recoveryCode === undefined)
+          throw new AppError(401, 'mfa_required', MFA_REQUIRED.message);
+        const factor = await mfa.acceptSecondFactor(candidate.id, { otp: body.otp, recoveryCode: body.recoveryCode });
+        if (!factor) {
+          await throttle.failed(attempt);
+          await securityAudit?.({
+            actorId: candidate.id,
+            action: 'auth.signInFailed',
+            entityType: 'user',
+            entityId: candidate.id,
+            detail: { address, client: body.twiageClient, reason: 'secondFactor' },
+            at: now,
+          });
+          throw new AppError(401, 'mfa_invalid', MFA_INVALID.message);
+        }
+        mfaAt = now.toISOString();
+      }
+
       await throttle.succeeded(attempt);
       const issued = await tokens.issue(candidate.id, now);
       await repo.createSession({
@@ -113,6 +177,15 @@ export function createAuthService({ repo, tokens, clock, users, passwords, throt
         createdAt: now.toISOString(),
         expiresAt: issued.expiresAt.toISOString(),
         client: `${body.twiageClient}/${body.platform}`,
+        mfaAt,
+      });
+      await securityAudit?.({
+        actorId: candidate.id,
+        action: 'auth.signIn',
+        entityType: 'session',
+        entityId: issued.jti,
+        detail: { address, client: `${body.twiageClient}/${body.platform}`, mfa: mfaAt !== null },
+        at: now,
       });
       return { authorizationToken: { token: issued.token, expirationDate: issued.expiresAt.toISOString() } };
     },
@@ -130,12 +203,20 @@ export function createAuthService({ repo, tokens, clock, users, passwords, throt
       ) {
         return null;
       }
-      return users.loadPrincipal(userId, sessionId);
+      const loaded = await users.loadPrincipal(userId, sessionId);
+      return loaded && gated(loaded, session);
     },
 
     async signOut(principal: Principal): Promise<void> {
       await repo.revokeSession(principal.sessionId, clock.now().toISOString());
       sessions.forget(principal.sessionId);
+      await securityAudit?.({
+        actorId: principal.userId,
+        action: 'auth.signOut',
+        entityType: 'session',
+        entityId: principal.sessionId,
+        at: clock.now(),
+      });
     },
 
     /**

@@ -16,6 +16,10 @@ export interface Principal {
   edHospitalIds: string[];
   /** Signed in with an administrator's one-time password: only /users/me, sign-out and a password change are allowed. */
   mustChangePassword?: boolean;
+  /** A console session of a user the organisation requires MFA of, not yet enrolled: only the MFA set-up calls are allowed (mfa.ts). */
+  mfaEnrolmentRequired?: boolean;
+  /** The session passed the second factor. */
+  mfaVerified?: boolean;
 }
 
 export const isOrgAdmin = (principal: Principal): boolean => principal.roles.includes('orgAdmin');

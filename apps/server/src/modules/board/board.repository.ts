@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { CaseRow, CaseReadAuditTable, DB } from '../../db/schema.js';
+import { appendReads, type Unchained } from '../audit/audit-chain.js';
 
 const MEDIA_EVENT_TYPES = ['photo', 'id', 'ekg', 'video', 'voicememo'] as const;
 
@@ -128,12 +129,11 @@ export function createBoardRepository(db: Kysely<DB>) {
       return row?.display_name ?? null;
     },
 
-    async recordReads(rows: Omit<CaseReadAuditTable, 'id'>[]): Promise<void> {
-      if (rows.length === 0) return;
-      await db
-        .insertInto('case_read_audit')
-        .values(rows.map((row) => ({ id: randomUUID(), ...row })))
-        .execute();
+    async recordReads(rows: Omit<Unchained<CaseReadAuditTable>, 'id'>[]): Promise<void> {
+      await appendReads(
+        db,
+        rows.map((row) => ({ id: randomUUID(), ...row })),
+      );
     },
   };
 }

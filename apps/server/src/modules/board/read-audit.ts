@@ -6,12 +6,13 @@
  * position report.
  */
 import type { CaseReadAuditTable } from '../../db/schema.js';
+import type { Unchained } from '../audit/audit-chain.js';
 
 export const BOARD_AUDIT_INTERVAL_MS = 5 * 60_000;
 /** Bound on the remembered (user, case) pairs; the oldest are forgotten first. */
 const REMEMBERED_MAX = 50_000;
 
-type AuditRow = Omit<CaseReadAuditTable, 'id'>;
+type AuditRow = Omit<Unchained<CaseReadAuditTable>, 'id'>;
 
 export function createReadAudit(record: (rows: AuditRow[]) => Promise<void>) {
   const lastBoardRead = new Map<string, number>();

@@ -17,6 +17,7 @@ import type {
 import type { TransactionRunner } from '../../db/group-commit.js';
 import { prepareStatement } from '../../db/prepared.js';
 import { eventRow } from './case-event-log.js';
+import { recordSecurityEvent } from '../audit/security-audit.js';
 
 export type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -104,6 +105,16 @@ export function createCasesRepository(db: Kysely<DB>, transact?: TransactionRunn
      */
     async appendEvent(trx: Transaction<DB>, event: RecordedCaseEvent): Promise<void> {
       await statements.appendEvent(trx, event);
+      // Who changed which case, chained in the same transaction (issue 17); the payload stays out.
+      await recordSecurityEvent(trx, {
+        actorId: event.actorUserId || null,
+        action: `case.${event.type}`,
+        entityType: 'case',
+        entityId: event.caseId,
+        caseId: event.caseId,
+        detail: { eventId: event.id, seq: event.seq },
+        at: new Date(event.createdAt),
+      });
     },
 
     /** The case's photo, id, ekg, video and voicememo events, oldest first. */

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { CaseReadAuditTable, DB } from '../../db/schema.js';
+import { appendReads, type Unchained } from '../audit/audit-chain.js';
 
 export function createInboundCaseRepository(db: Kysely<DB>) {
   return {
@@ -40,11 +41,8 @@ export function createInboundCaseRepository(db: Kysely<DB>) {
         .execute();
     },
 
-    async recordRead(row: Omit<CaseReadAuditTable, 'id'>): Promise<void> {
-      await db
-        .insertInto('case_read_audit')
-        .values({ id: randomUUID(), ...row })
-        .execute();
+    async recordRead(row: Omit<Unchained<CaseReadAuditTable>, 'id'>): Promise<void> {
+      await appendReads(db, [{ id: randomUUID(), ...row }]);
     },
   };
 }

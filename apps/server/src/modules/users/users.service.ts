@@ -1,4 +1,5 @@
 /** The signed-in user: who they are (`/users/me`) and changing their password. */
+import type { SecurityEvent } from '../audit/security-audit.js';
 import {
   messages,
   serverMessages,
@@ -32,6 +33,8 @@ export interface UsersServiceDeps {
     /** Drops the user's cached principals (a one-time password was just replaced). */
     forgetUser?(userId: string): void;
   };
+  /** The security audit log (modules/audit/security-audit.ts): a password change is recorded. */
+  securityAudit?: (event: SecurityEvent) => Promise<void>;
 }
 
 /** What the auth module needs to sign someone in and to rebuild the principal on each request. */
@@ -47,7 +50,7 @@ export interface SignInCandidate {
 /** Users whose /users/me answer is kept (one per active user). */
 const CACHED_USERS = 5_000;
 
-export function createUsersService({ repo, clock, passwords, throttle, sessions }: UsersServiceDeps) {
+export function createUsersService({ repo, clock, passwords, throttle, sessions, securityAudit }: UsersServiceDeps) {
   const answers = createVersionedCache<User | null>(repo.referenceVersion, CACHED_USERS);
   /** The principal for a request, or null when the user is gone or disabled. */
   async function loadPrincipal(userId: string, sessionId: string): Promise<Principal | null> {
@@ -145,6 +148,14 @@ export function createUsersService({ repo, clock, passwords, throttle, sessions 
       // the device that changed the password stays signed in.
       await sessions.revokeOtherSessions(row.id, principal.sessionId);
       sessions.forgetUser?.(row.id);
+      await securityAudit?.({
+        actorId: row.id,
+        action: 'auth.passwordChange',
+        entityType: 'user',
+        entityId: row.id,
+        detail: { address },
+        at: clock.now(),
+      });
       return { message: serverMessages.passwordChanged };
     },
   };
