@@ -102,6 +102,9 @@ import { createDispatchRepository } from './modules/dispatch/dispatch.repository
 import { dispatchRoutes } from './modules/dispatch/dispatch.routes.js';
 import { createDispatchService } from './modules/dispatch/dispatch.service.js';
 import { createProtocolsModule } from './modules/protocols/protocols.module.js';
+import { createActivationRepository } from './modules/activation/activation.repository.js';
+import { activationRoutes } from './modules/activation/activation.routes.js';
+import { createActivationService } from './modules/activation/activation.service.js';
 
 export type AppConfig = Config & { jwtSecret: string };
 
@@ -109,6 +112,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The real-time gateway's publisher (tests and benchmarks publish through it). */
     realtime: RealtimePublisher;
+    /** Runs the team activations' due re-alerts and escalations now (tests move the clock, then tick). */
+    teamActivationTick: () => Promise<number>;
   }
 }
 
@@ -128,6 +133,9 @@ export interface BuildOptions {
   /** With WORKERS > 1: this worker's number, sent as `Inbound-Worker` so operators see who answered. */
   worker?: number;
 }
+
+/** How often team activations are checked for a due re-alert or escalation (activation.service.ts). */
+const ACTIVATION_SWEEP_MS = 5_000;
 
 /** How often open case transfers past their lifetime are expired (and both crews told). */
 const TRANSFER_SWEEP_MS = 15_000;
@@ -411,6 +419,26 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   }, TRANSFER_SWEEP_MS);
   transferSweep.unref();
 
+  // Team activation (issue 15): its re-alerts and escalations are found in the database by the sweep.
+  const activation = createActivationService({
+    repo: createActivationRepository(db),
+    clock,
+    access: cases.access,
+    cases,
+    hospitals,
+    publisher: realtime.publisher,
+    push,
+    displayName,
+    onError: (error) => app.log.warn({ err: { message: (error as Error).message } }, 'team alert not delivered'),
+  });
+  const activationSweep = setInterval(() => {
+    activation.tick().catch((error: unknown) => {
+      app.log.error({ err: { message: (error as Error).message } }, 'team activation sweep failed');
+    });
+  }, ACTIVATION_SWEEP_MS);
+  activationSweep.unref();
+  app.decorate('teamActivationTick', () => activation.tick());
+
   const ctx: RouteContext = { authenticate: createAuthenticateHook(auth) };
   const media = createMediaModule({
     repo: mediaRepo,
@@ -460,6 +488,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     }),
   );
   casesRoutes(app, ctx, cases);
+  activationRoutes(app, ctx, activation);
   boardRoutes(
     app,
     ctx,
@@ -528,6 +557,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   app.addHook('onClose', async () => {
     clearInterval(transferSweep);
+    clearInterval(activationSweep);
     await caseOutbox.close();
     await media.close();
     await push.drain();

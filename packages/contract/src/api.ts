@@ -85,6 +85,7 @@ import { adminAuditRoutes } from './admin-audit.js';
 import { adminUserRoutes } from './admin-users.js';
 import { adminCatalogRoutes } from './admin.js';
 import { dispatchRoutes } from './dispatch.js';
+import { activationRoutes } from './activation.js';
 
 export const ErrorBody = z.object({ message: z.string(), code: z.string().optional() });
 export type ErrorBody = z.infer<typeof ErrorBody>;
@@ -621,6 +622,7 @@ export const routes = {
   ...adminUserRoutes,
   ...adminCatalogRoutes,
   ...dispatchRoutes,
+  ...activationRoutes,
   health: {
     method: 'GET',
     path: '/health',

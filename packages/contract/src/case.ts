@@ -46,6 +46,12 @@ export const CASE_EVENT_TYPES = [
   'caseFeedback',
   // The destination ED marked the case as seen (hospital console).
   'acknowledged',
+  // Team activation at the destination (issue 15, activation.ts).
+  'teamActivated',
+  'teamAcknowledged',
+  'teamRealerted',
+  'teamEscalated',
+  'teamStoodDown',
 ] as const;
 export const CaseEventType = z.enum(CASE_EVENT_TYPES);
 export type CaseEventType = z.infer<typeof CaseEventType>;

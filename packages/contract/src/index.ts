@@ -21,3 +21,4 @@ export * from './realtime-messages.js';
 export * from './protocols.js';
 export * from './text-safety.js';
 export * from './gps.js';
+export * from './activation.js';

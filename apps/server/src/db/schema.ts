@@ -5,6 +5,7 @@
  */
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { ProtocolTables } from '../modules/protocols/protocols.schema.js';
+import type { ActivationTables } from '../modules/activation/activation.schema.js';
 
 export interface UsersTable {
   id: string;
@@ -456,7 +457,7 @@ export interface ReferenceVersionTable {
   version: number | string;
 }
 
-export interface DB extends ProtocolTables {
+export interface DB extends ProtocolTables, ActivationTables {
   reference_version: ReferenceVersionTable;
   users: UsersTable;
   agency_members: AgencyMembersTable;

@@ -319,6 +319,36 @@ export function createCasesService(deps: CasesServiceDeps) {
     },
 
     /**
+     * For modules that record what the case's destination does with it (team activation): `apply` runs
+     * under the case's row lock in one transaction with the events it emits (actor: `actorUserId`, null
+     * for the server's own scheduler) and whatever it writes itself; the outbox announces them after the
+     * commit. Null when the case is gone or no longer coming to `hospitalId`.
+     */
+    async recordAtDestination<T>(
+      input: { caseId: string; hospitalId: string; actorUserId: string | null },
+      apply: (trx: Transaction<DB>, current: CaseRow, emit: Emit, now: string) => Promise<T>,
+    ): Promise<T | null> {
+      let emitted = 0;
+      const result = await repo.transaction(async (trx) => {
+        const current = await repo.lockForWrite(trx, input.caseId);
+        if (current?.destination_hospital_id !== input.hospitalId) return null;
+        const now = clock.now().toISOString();
+        let seq = Number(current.version);
+        const emit: Emit = async (type, payload) => {
+          seq += 1;
+          const origin = { caseId: input.caseId, seq, actorUserId: input.actorUserId, createdAt: now, clientCreatedAt: null };
+          const event = newCaseEvent(origin, type, payload);
+          await repo.appendEvent(trx, event);
+          emitted += 1;
+          return event;
+        };
+        return apply(trx, current, emit, now);
+      });
+      if (emitted > 0) committed();
+      return result;
+    },
+
+    /**
      * Starts the case of a claimed dispatch in the claim's transaction (dispatch module): the crew owns
      * it, the dispatching hospital is its destination, the dispatch's complaint its complaint. The
      * caller calls `committed` after its commit.
