@@ -27,6 +27,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizationHeader, buildPath, REALTIME_CLOSE, routes, type RouteName } from '@inbound/contract';
 import { openAuthenticated, openSocket, type TestSocket } from './modules/realtime/test-client.js';
 import { IDS } from './seed/demo-data.js';
+import { ACTIVATION_CALLS } from './modules/activation/activation.matrix-rows.js';
 import { createTestApp, type TestApp } from './test/app.js';
 import { addUser, CLIENT_TIME, RIVERSIDE_TRUCK, send, setDestination, signInAll, startCase } from './test/crew-api.js';
 
@@ -250,6 +251,7 @@ export const CONSOLE_CALLS: MatrixRow[] = [
     expect: { ed: 201, edOther: 403, crew: 403, admin: 201 },
     why: 'admins may dispatch for a hospital',
   },
+  ...ACTIVATION_CALLS,
 ];
 
 export interface ChannelRow {

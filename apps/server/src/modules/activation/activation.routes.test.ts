@@ -65,6 +65,16 @@ describe('team activation', () => {
     return types;
   }
 
+  /** What was published on a user's channel, once at least `count` alerts are there. */
+  async function alertsOf(userId: string, count: number) {
+    let alerts = await published(t, `user:${userId}`, 'team.alert');
+    for (let i = 0; i < 100 && alerts.length < count; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      alerts = await published(t, `user:${userId}`, 'team.alert');
+    }
+    return alerts;
+  }
+
   beforeAll(async () => {
     t = await createTestApp({
       push: {
@@ -154,7 +164,7 @@ describe('team activation', () => {
     expect(again._id).toBe(activation._id);
 
     expect((await pushedTo(2)).sort()).toEqual(['neuro', 'radio']);
-    const alerts = await published(t, 'user:user-neuro', 'team.alert');
+    const alerts = await alertsOf('user-neuro', 1);
     expect(alerts).toHaveLength(1);
     expect(await published(t, 'user:user-backupdoc', 'team.alert')).toHaveLength(0);
     const events = await caseEventTypes(1);
@@ -212,7 +222,7 @@ describe('team activation', () => {
     const types = await caseEventTypes(12);
     expect(types.filter((x) => x === 'teamRealerted')).toHaveLength(9);
     expect(types.filter((x) => x === 'teamEscalated')).toHaveLength(1);
-    const alert = await published(t, 'user:user-backupdoc', 'team.alert');
+    const alert = await alertsOf('user-backupdoc', 1);
     expect(alert.map((a) => (a.data as { reason: string }).reason)).toEqual(['escalated']);
     const payload = PushPayload.parse({ type: 'team.alert', title: 'x', body: 'y', url: '/', caseId, transferId: null });
     expect(payload.type).toBe('team.alert');
