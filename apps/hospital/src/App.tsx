@@ -6,6 +6,7 @@ import { SignInPage } from './features/auth/SignInPage';
 import { useSessionToken } from './features/auth/useSession';
 import { BoardPage } from './features/board/BoardPage';
 import { PageSuspense } from './lib/PageSuspense';
+import { TeamAlerts } from './features/activation/TeamAlerts';
 
 // The board is the first screen; the case detail (with the map library) and administration load when
 // first opened, so the board on the ED's screen starts with less JavaScript.
@@ -26,6 +27,7 @@ const UsersPage = lazy(() => import('./features/admin/users/UsersPage').then((m)
 const AuditLogPage = lazy(() =>
   import('./features/admin/audit/AuditLogPage').then((m) => ({ default: m.AuditLogPage })),
 );
+const TeamsPage = lazy(() => import('./features/activation/TeamsPage').then((m) => ({ default: m.TeamsPage })));
 const ProtocolReviewPage = lazy(() =>
   import('./features/admin/protocols/ProtocolReviewPage').then((m) => ({ default: m.ProtocolReviewPage })),
 );
@@ -43,6 +45,8 @@ function SignedIn() {
   if (needsPasswordChange(me.data)) return <ChangePasswordPage user={me.data} />;
   return (
     <PageSuspense>
+      {/* A team activation calling this user shows on every screen of every console they have open. */}
+      <TeamAlerts />
       <Routes>
         <Route path="/" element={<BoardPage />} />
         <Route path="/case/:hospitalId/:caseId" element={<CaseDetailPage />} />
@@ -54,6 +58,7 @@ function SignedIn() {
           <Route path="users" element={<UsersPage />} />
           <Route path="audit-log" element={<AuditLogPage />} />
           <Route path="protocol-questions" element={<ProtocolReviewPage />} />
+          <Route path="teams" element={<TeamsPage />} />
           <Route path="*" element={<Navigate to="users" replace />} />
         </Route>
         <Route path="*" element={<Navigate to="/" replace />} />

@@ -11,6 +11,15 @@ import { z } from 'zod';
 import type { RouteDef } from './api.js';
 import { Id } from './entities.js';
 
+/** The case events of team activation (case-events.ts), so clients can tell them from the others. */
+export const ACTIVATION_CASE_EVENTS = [
+  'teamActivated',
+  'teamAcknowledged',
+  'teamRealerted',
+  'teamEscalated',
+  'teamStoodDown',
+] as const;
+
 export const TEAM_KINDS = ['stroke', 'stemi', 'trauma', 'sepsis', 'pediatric'] as const;
 export const TeamKind = z.enum(TEAM_KINDS);
 export type TeamKind = z.infer<typeof TeamKind>;
@@ -159,7 +168,7 @@ export const activationRoutes = {
   hospitalActivations: {
     method: 'GET',
     path: '/v4/hospitals/:id/activations',
-    summary: "The hospital's activations under way (the board's badges; its ED staff)",
+    summary: "The hospital's activations of the board's window, under way or stood down (its ED staff)",
     auth: true,
     params: HospitalTeamsParams,
     response: ActivationsResponse,

@@ -10,6 +10,7 @@ import { CaseTabs } from './CaseTabs';
 import { CloseCaseDialog, type CloseStep } from './CloseCase';
 import { useCaseChannel } from './caseChannel';
 import { EdAcknowledgement } from './EdAcknowledgement';
+import { TeamsOnTheWay } from '../activation/TeamsOnTheWay';
 import { HospitalBar, HospitalChoices, HospitalPicker, MAX_HOSPITAL_CHOICES } from './HospitalSelector';
 import { closeCase } from './mutations';
 import { NetworkStatus } from './NetworkStatus';
@@ -68,6 +69,7 @@ export function CasePage() {
         </Suspense>
       )}
       <EdAcknowledgement caseId={caseData.id} />
+      <TeamsOnTheWay caseId={caseData.id} />
       {location === 'off' && (
         <p className="location-off" role="status">
           Location is off: the hospital sees no ETA. Allow location for Inbound in the browser settings.

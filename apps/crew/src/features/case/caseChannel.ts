@@ -22,6 +22,7 @@ import { applyChatMessage, applyChatReceipt } from '../chat/chatQueries';
 import { chatKeys } from '../chat/outgoing';
 import { applyMediaUpload, caseMediaKey } from '../media/useCaseMedia';
 import { acknowledgementKey, readAcknowledgement, type Acknowledgement } from './EdAcknowledgement';
+import { activationsKey, applyTeamEvent, isTeamEvent } from '../activation/TeamsOnTheWay';
 
 export function useCaseChannel(caseId: string | null): void {
   useEffect(() => {
@@ -57,6 +58,7 @@ function applyCaseUpdated(caseId: string, { event, upload }: CaseUpdated): void 
     else void queryClient.invalidateQueries({ queryKey: caseMediaKey(caseId) });
     return;
   }
+  if (isTeamEvent(event)) return applyTeamEvent(queryClient, caseId, event);
   const key = acknowledgementKey(caseId);
   if (event.type === 'acknowledged') {
     const { hospitalId, hospitalName } = event.payload;
@@ -69,6 +71,8 @@ function applyCaseUpdated(caseId: string, { event, upload }: CaseUpdated): void 
     const held = queryClient.getQueryData<Acknowledgement | null>(key);
     if (held && held.hospitalId !== event.payload.destinationHospital) queryClient.setQueryData(key, null);
     else if (!held) readAck(caseId);
+    // Another destination: its teams, not the old one's.
+    void queryClient.invalidateQueries({ queryKey: activationsKey(caseId) });
   }
 }
 
@@ -81,4 +85,5 @@ function readCaseAgain(caseId: string): void {
   readAck(caseId);
   void queryClient.invalidateQueries({ queryKey: caseMediaKey(caseId) });
   void queryClient.invalidateQueries({ queryKey: chatKeys.messages(caseId) });
+  void queryClient.invalidateQueries({ queryKey: activationsKey(caseId) });
 }

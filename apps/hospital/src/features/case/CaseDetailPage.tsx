@@ -10,6 +10,7 @@ import { ChatPanel } from './ChatPanel';
 import { FeedbackPanel } from './FeedbackPanel';
 import { MediaPanel } from './MediaPanel';
 import { useCaseChannel } from './queries';
+import { ActivationPanel } from '../activation/ActivationPanel';
 import { describeEvent } from './timeline';
 import './case-detail.css';
 
@@ -181,6 +182,7 @@ function CaseDetail({ hospitalId, c, now }: { hospitalId: string; c: BoardCaseDe
               ))}
             </ol>
           </section>
+          <ActivationPanel hospitalId={hospitalId} caseId={c.id} />
           <FeedbackPanel hospitalId={hospitalId} caseId={c.id} />
         </div>
         <div className="case-column case-column-live">

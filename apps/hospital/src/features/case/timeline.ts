@@ -53,6 +53,16 @@ export function describeEvent(entry: CaseTimelineEntry): string {
       return 'Monitor linked';
     case 'caseFeedback':
       return 'Crew sent case feedback';
+    case 'teamActivated':
+      return `${str(d.teamName)} team activated by ${str(d.byName)}`;
+    case 'teamAcknowledged':
+      return `${str(d.name)} (${str(d.teamName)} team): on my way`;
+    case 'teamRealerted':
+      return `Team alerted again (round ${str(d.round)})`;
+    case 'teamEscalated':
+      return 'No answer in time: backups alerted';
+    case 'teamStoodDown':
+      return `${str(d.teamName)} team stood down by ${str(d.byName)}`;
     default:
       return MEDIA_NAMES[entry.type] ? `${MEDIA_NAMES[entry.type]} added` : entry.type;
   }

@@ -50,7 +50,7 @@ export async function up(db: AnyDb): Promise<void> {
   await db.schema
     .createIndex('team_activations_hospital_idx')
     .on('team_activations')
-    .columns(['hospital_id', 'status'])
+    .columns(['hospital_id', 'activated_at'])
     .execute();
   await db.schema.createIndex('team_activations_due_idx').on('team_activations').column('next_alert_at').execute();
   await db.schema

@@ -186,12 +186,13 @@ export function createActivationRepository(db: Kysely<DB>) {
       return withMembers(await query.orderBy('activated_at').orderBy('id').execute(), executor);
     },
 
-    async activeOfHospital(hospitalId: string): Promise<TeamActivation[]> {
+    /** The hospital's activations since `since` (the board's window), under way or stood down. */
+    async ofHospital(hospitalId: string, since: string): Promise<TeamActivation[]> {
       const rows = await db
         .selectFrom('team_activations')
         .selectAll()
         .where('hospital_id', '=', hospitalId)
-        .where('status', '=', 'active')
+        .where('activated_at', '>=', since)
         .orderBy('activated_at')
         .limit(500)
         .execute();

@@ -25,6 +25,7 @@ import {
   ACTIVATION_ESCALATE_MS,
   ACTIVATION_REALERT_MS,
   activationMessages,
+  BOARD_HISTORY_HOURS,
   TEAM_KIND_NAMES,
   USER_CHANNEL_EVENTS,
   type ActivationsResponse,
@@ -243,7 +244,8 @@ export function createActivationService(deps: ActivationServiceDeps) {
     // ---- activations ---------------------------------------------------------------------------
     async hospitalActivations(principal: Principal, hospitalId: string): Promise<ActivationsResponse> {
       await access.requireHospitalStaff(principal, hospitalId);
-      return { data: await repo.activeOfHospital(hospitalId) };
+      const since = new Date(clock.now().getTime() - BOARD_HISTORY_HOURS * 3_600_000).toISOString();
+      return { data: await repo.ofHospital(hospitalId, since) };
     },
 
     async caseActivations(principal: Principal, hospitalId: string, caseId: string): Promise<ActivationsResponse> {
