@@ -15,6 +15,8 @@ export function ActivationPanel({ hospitalId, caseId }: { hospitalId: string; ca
   const active = (activations.data?.data ?? []).filter((a) => a.status === 'active');
   const activatable = (teams.data?.data ?? []).filter((t) => !active.some((a) => a.teamId === t._id));
   const error = activate.error ?? activations.error ?? teams.error;
+  // A hospital without teams sees nothing here (Administration → Teams is where they start).
+  if (!error && (teams.data?.data.length ?? 0) === 0 && (activations.data?.data.length ?? 0) === 0) return null;
   return (
     <section className="panel activation-panel" aria-labelledby="activation-title">
       <h2 id="activation-title">Team activation</h2>
@@ -26,9 +28,6 @@ export function ActivationPanel({ hospitalId, caseId }: { hospitalId: string; ca
       {(activations.data?.data ?? []).map((a) => (
         <ActivationCard key={a._id} activation={a} hospitalId={hospitalId} caseId={caseId} />
       ))}
-      {teams.data && teams.data.data.length === 0 && (
-        <p className="muted">No teams are defined for this hospital. An administrator adds them under Administration → Teams.</p>
-      )}
       {activatable.length > 0 && (
         <div className="activation-buttons">
           {activatable.map((t) => (

@@ -94,6 +94,7 @@ function CaseDetail({ hospitalId, c, now }: { hospitalId: string; c: BoardCaseDe
       </header>
       <main className="case-columns">
         <div className="case-column case-column-facts">
+          <ActivationPanel hospitalId={hospitalId} caseId={c.id} />
           <section className="panel" aria-labelledby="eta-title">
             <h2 id="eta-title">Arrival</h2>
             {c.arrivedAt ? (
@@ -182,7 +183,6 @@ function CaseDetail({ hospitalId, c, now }: { hospitalId: string; c: BoardCaseDe
               ))}
             </ol>
           </section>
-          <ActivationPanel hospitalId={hospitalId} caseId={c.id} />
           <FeedbackPanel hospitalId={hospitalId} caseId={c.id} />
         </div>
         <div className="case-column case-column-live">
