@@ -178,5 +178,7 @@ export const BroadcastMessage = z.object({
   senderOrganizationName: z.string(),
   /** The agencies it was sent to. */
   emsAgencies: z.array(Id),
+  /** An emsDispatch the hospital cancelled before a crew loaded it (ours; absent on older servers). */
+  cancelledAt: z.iso.datetime().nullable().optional(),
 });
 export type BroadcastMessage = z.infer<typeof BroadcastMessage>;

@@ -135,6 +135,8 @@ export interface BroadcastsTable {
   hospital_id: string | null;
   sent_by: string | null;
   sent_by_name: string | null;
+  /** An emsDispatch whose dispatch the hospital cancelled (nobody had claimed it). */
+  cancelled_at?: string | null;
 }
 
 export interface BroadcastAgenciesTable {
@@ -421,6 +423,9 @@ export interface CaseDispatchesTable {
   case_id: string | null;
   claimed_by: string | null;
   claimed_at: string | null;
+  /** Cancelled by the hospital before any crew claimed it. */
+  cancelled_at?: string | null;
+  cancelled_by_name?: string | null;
 }
 
 export interface CaseReadAuditTable {

@@ -37,7 +37,26 @@ async function newActivation(f: MatrixFixture): Promise<string> {
   return (res.json() as { _id: string })._id;
 }
 
+/** A fresh dispatch of Riverside's (each caller cancels its own). */
+async function newDispatch(f: MatrixFixture): Promise<string> {
+  const res = await send(f.t, 'POST', path('createDispatch', { id: f.hospitalId }), f.edToken, {
+    body: { emsAgencyId: IDS.agencies.riverside, notes: 'Matrix dispatch' },
+  });
+  if (res.statusCode !== 201) throw new Error(`dispatch set-up failed: ${res.statusCode} ${res.body}`);
+  return (res.json() as { dispatch: { _id: string } }).dispatch._id;
+}
+
 export const ACTIVATION_CALLS: MatrixRow[] = [
+  // Dispatch cancel (issue 15 item 6) sits here with the rest of issue 15's calls.
+  {
+    call: 'cancelDispatch',
+    request: async (f) => ({
+      method: 'POST',
+      url: path('cancelDispatch', { id: f.hospitalId, dispatchId: await newDispatch(f) }),
+    }),
+    expect: { ed: 200, edOther: 403, crew: 403, admin: 200 },
+    why: 'admins may dispatch for a hospital, so they may cancel',
+  },
   {
     call: 'hospitalTeams',
     request: (f) => ({ method: 'GET', url: path('hospitalTeams', { id: f.hospitalId }) }),
