@@ -22,3 +22,4 @@ export * from './protocols.js';
 export * from './text-safety.js';
 export * from './gps.js';
 export * from './activation.js';
+export * from './hospital-capabilities.js';

@@ -20,6 +20,7 @@ import * as security from './migrations/20261125_1130_security.js';
 import * as caseOutbox from './migrations/20261125_1140_case_outbox.js';
 import * as teamActivation from './migrations/20261125_1300_team_activation.js';
 import * as dispatchCancel from './migrations/20261125_1310_dispatch_cancel.js';
+import * as hospitalCapabilities from './migrations/20261125_1320_hospital_capabilities.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121_2330_initial_schema': initialSchema,
@@ -39,6 +40,7 @@ export const migrations: Record<string, Migration> = {
   '20261125_1140_case_outbox': caseOutbox,
   '20261125_1300_team_activation': teamActivation,
   '20261125_1310_dispatch_cancel': dispatchCancel,
+  '20261125_1320_hospital_capabilities': hospitalCapabilities,
 };
 
 function migrator(db: Kysely<unknown>): Migrator {

@@ -103,6 +103,10 @@ export interface HospitalsTable {
   longitude: number | null;
   created_at: string;
   updated_at: string;
+  /** Destination advice (issue 15): StrokeCenterLevel or null, PCI 0/1, trauma level 1–5 or null. */
+  stroke_center?: string | null;
+  pci?: Generated<number>;
+  trauma_level?: number | null;
 }
 
 export interface HospitalStatusesTable {

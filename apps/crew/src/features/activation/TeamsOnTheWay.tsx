@@ -1,8 +1,9 @@
 /**
  * "Stroke team: Dr Okafor ✓ 12:04 · Dr Lee ✓ 12:05": who of the destination's activated team is on the
- * way (issue 15 item 1). Read once per case screen (GET /v4/twiageCases/{id}/activations), then kept
- * current by the case channel (caseChannel.ts applies "on my way" in place and reads again on the other
- * team events). One line, so the case screen still fits without scrolling.
+ * way (issue 15 item 1). Like the "Seen by" line, the screen itself makes no request: the case channel
+ * (caseChannel.ts) reads the activations (GET /v4/twiageCases/{id}/activations) when its subscription
+ * may have missed something, applies "on my way" in place, and reads again on the other team events.
+ * One line (two at most), so the case screen still fits without scrolling.
  */
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { ACTIVATION_CASE_EVENTS, type ActivationsResponse, type RecordedCaseEvent } from '@inbound/contract';
@@ -33,7 +34,24 @@ export function applyTeamEvent(queryClient: QueryClient, caseId: string, event: 
     });
     return;
   }
-  void queryClient.invalidateQueries({ queryKey: key });
+  readActivations(queryClient, caseId);
+}
+
+/** The server's word on the case's activations; offline or refused: what is shown stays. */
+export function readActivations(queryClient: QueryClient, caseId: string): void {
+  if (isPlaceholderId(caseId)) return;
+  queryClient
+    .fetchQuery({
+      queryKey: activationsKey(caseId),
+      queryFn: ({ signal }) => api.call('crewCaseActivations', { params: { id: caseId }, signal }),
+      staleTime: 0,
+    })
+    .catch(() => undefined);
+}
+
+/** The destination changed: the old hospital's teams are not coming (the new one's arrive as events). */
+export function forgetActivations(queryClient: QueryClient, caseId: string): void {
+  queryClient.setQueryData<ActivationsResponse>(activationsKey(caseId), { data: [] });
 }
 
 function clock(iso: string): string {
@@ -42,11 +60,11 @@ function clock(iso: string): string {
 }
 
 export function TeamsOnTheWay({ caseId }: { caseId: string }) {
-  const query = useQuery({
+  // Filled by the case channel (caseChannel.ts); an unconnected screen makes no requests.
+  const query = useQuery<ActivationsResponse | null>({
     queryKey: activationsKey(caseId),
-    queryFn: ({ signal }) => api.call('crewCaseActivations', { params: { id: caseId }, signal }),
-    enabled: !isPlaceholderId(caseId),
-    retry: false,
+    queryFn: () => null,
+    enabled: false,
   });
   const active = (query.data?.data ?? []).filter((a) => a.status === 'active');
   if (active.length === 0) return null;

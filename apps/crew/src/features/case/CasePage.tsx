@@ -11,6 +11,7 @@ import { CloseCaseDialog, type CloseStep } from './CloseCase';
 import { useCaseChannel } from './caseChannel';
 import { EdAcknowledgement } from './EdAcknowledgement';
 import { TeamsOnTheWay } from '../activation/TeamsOnTheWay';
+import { DestinationAdvice } from '../destination/DestinationAdvice';
 import { HospitalBar, HospitalChoices, HospitalPicker, MAX_HOSPITAL_CHOICES } from './HospitalSelector';
 import { closeCase } from './mutations';
 import { NetworkStatus } from './NetworkStatus';
@@ -81,6 +82,7 @@ export function CasePage() {
           <AgeGender caseData={caseData} />
           {team?.patientInfoForm && <PatientInfoButton caseData={caseData} form={team.patientInfoForm} />}
           <CaseProtocolButton caseData={caseData} />
+          <DestinationAdvice caseData={caseData} hospitals={hospitals} destination={destination} />
           {hospitalChoices && <HospitalChoices hospitals={hospitals} destination={destination} />}
         </section>
         <CaseTabs complaints={<ComplaintsTab caseData={caseData} />} />

@@ -22,7 +22,7 @@ import { applyChatMessage, applyChatReceipt } from '../chat/chatQueries';
 import { chatKeys } from '../chat/outgoing';
 import { applyMediaUpload, caseMediaKey } from '../media/useCaseMedia';
 import { acknowledgementKey, readAcknowledgement, type Acknowledgement } from './EdAcknowledgement';
-import { activationsKey, applyTeamEvent, isTeamEvent } from '../activation/TeamsOnTheWay';
+import { applyTeamEvent, forgetActivations, isTeamEvent, readActivations } from '../activation/TeamsOnTheWay';
 
 export function useCaseChannel(caseId: string | null): void {
   useEffect(() => {
@@ -32,7 +32,10 @@ export function useCaseChannel(caseId: string | null): void {
       onSubscribed: ({ resumed }) => {
         if (!resumed) readCaseAgain(caseId);
         // A resumed channel after a reload: the screen has not read the acknowledgement yet.
-        else if (queryClient.getQueryState(acknowledgementKey(caseId))?.data === undefined) readAck(caseId);
+        else if (queryClient.getQueryState(acknowledgementKey(caseId))?.data === undefined) {
+          readAck(caseId);
+          readActivations(queryClient, caseId);
+        }
       },
       onUnreadable: () => readCaseAgain(caseId),
     });
@@ -71,8 +74,8 @@ function applyCaseUpdated(caseId: string, { event, upload }: CaseUpdated): void 
     const held = queryClient.getQueryData<Acknowledgement | null>(key);
     if (held && held.hospitalId !== event.payload.destinationHospital) queryClient.setQueryData(key, null);
     else if (!held) readAck(caseId);
-    // Another destination: its teams, not the old one's.
-    void queryClient.invalidateQueries({ queryKey: activationsKey(caseId) });
+    // Another destination: the old one's teams are not coming.
+    if (held?.hospitalId !== event.payload.destinationHospital) forgetActivations(queryClient, caseId);
   }
 }
 
@@ -85,5 +88,5 @@ function readCaseAgain(caseId: string): void {
   readAck(caseId);
   void queryClient.invalidateQueries({ queryKey: caseMediaKey(caseId) });
   void queryClient.invalidateQueries({ queryKey: chatKeys.messages(caseId) });
-  void queryClient.invalidateQueries({ queryKey: activationsKey(caseId) });
+  readActivations(queryClient, caseId);
 }
