@@ -90,6 +90,13 @@ test('a priority-1 stroke case proposes the Stroke team; ed1 activates it; both 
     await startCase(crew);
     const caseNumber = await caseNumberFromHeading(crew);
     await chooseComplaint(crew, 'Stroke', 'Onset');
+    // Destination advice: the comprehensive stroke centre is the advised choice (starred on a phone).
+    await expect(
+      crew.getByRole('group', { name: 'Destination hospital' }).getByRole('button', {
+        name: new RegExp(`^${hospitals.riversideRegional} \\(advised\\)`),
+      }),
+    ).toBeVisible();
+    await snap(crew, testInfo, 'destination-advice-phone', { fullPage: false });
     await chooseHospital(crew, hospitals.riversideRegional);
 
     // The board proposes the Stroke team for this case as soon as it lands.

@@ -11,7 +11,7 @@ import { CloseCaseDialog, type CloseStep } from './CloseCase';
 import { useCaseChannel } from './caseChannel';
 import { EdAcknowledgement } from './EdAcknowledgement';
 import { TeamsOnTheWay } from '../activation/TeamsOnTheWay';
-import { DestinationAdvice } from '../destination/DestinationAdvice';
+import { DestinationAdvice, useDestinationAdvice } from '../destination/DestinationAdvice';
 import { HospitalBar, HospitalChoices, HospitalPicker, MAX_HOSPITAL_CHOICES } from './HospitalSelector';
 import { closeCase } from './mutations';
 import { NetworkStatus } from './NetworkStatus';
@@ -38,6 +38,10 @@ export function CasePage() {
   const [pickingHospital, setPickingHospital] = useState(false);
 
   const location = useLocationUpdates(caseActive && caseData !== null);
+  const advice = useDestinationAdvice(
+    caseData ?? { complaint: null, complaintSet: team?.complaintSet ?? '' },
+    team?.hospitals ?? [],
+  );
   useAutoClose(caseData?.createdAt ?? null, team?.maxCaseLength ?? null);
   useCaseChannel(caseData?.id ?? null);
 
@@ -82,11 +86,18 @@ export function CasePage() {
           <AgeGender caseData={caseData} />
           {team?.patientInfoForm && <PatientInfoButton caseData={caseData} form={team.patientInfoForm} />}
           <CaseProtocolButton caseData={caseData} />
-          <DestinationAdvice caseData={caseData} hospitals={hospitals} destination={destination} />
-          {hospitalChoices && <HospitalChoices hospitals={hospitals} destination={destination} />}
+          {hospitalChoices && (
+            <HospitalChoices
+              hospitals={hospitals}
+              destination={destination}
+              advice={<DestinationAdvice advice={advice} destination={destination} />}
+              advisedId={advice?.ranked[0]?.hospital.id ?? null}
+            />
+          )}
         </section>
         <CaseTabs complaints={<ComplaintsTab caseData={caseData} />} />
       </div>
+      {!hospitalChoices && <DestinationAdvice advice={advice} destination={destination} />}
       {!hospitalChoices && (
         <HospitalBar hospitals={hospitals} destination={destination} onOpenPicker={() => setPickingHospital(true)} />
       )}

@@ -3,7 +3,7 @@ import type { Case, Hospital } from '@inbound/contract';
 import { lastKnownPosition } from '../../lib/positionSource';
 import { useComplaintSet } from '../complaints/queries';
 import { useHospitalStatuses } from '../hospitalStatus/useHospitalStatuses';
-import { ADVICE_KIND_NAMES, adviceKindOf, adviseDestinations } from './advice';
+import { ADVICE_KIND_NAMES, adviceKindOf, adviseDestinations, type Advice, type AdviceKind } from './advice';
 import styles from './DestinationAdvice.module.css';
 
 /**
@@ -11,18 +11,13 @@ import styles from './DestinationAdvice.module.css';
  * ("Advised for stroke: Riverside Regional — Comprehensive stroke centre, 14 min, no diversion"); a
  * tap shows the whole ranking. Hidden once the advised hospital is the destination. Advice only.
  */
-export function DestinationAdvice({
-  caseData,
-  hospitals,
-  destination,
-}: {
-  caseData: Pick<Case, 'complaint' | 'complaintSet'>;
-  hospitals: readonly Hospital[];
-  destination: Hospital | null;
-}) {
+/** The case's advice: its kind and the ranking, or null when its complaint calls for none. */
+export function useDestinationAdvice(
+  caseData: Pick<Case, 'complaint' | 'complaintSet'>,
+  hospitals: readonly Hospital[],
+): { kind: AdviceKind; ranked: Advice[] } | null {
   const set = useComplaintSet(caseData.complaintSet);
   const statuses = useHospitalStatuses(hospitals);
-  const [open, setOpen] = useState(false);
   const complaint = set.data?.complaints.find((c) => c.id === caseData.complaint);
   const kind = adviceKindOf(complaint?.name);
   if (!kind || hospitals.length < 2) return null;
@@ -33,6 +28,19 @@ export function DestinationAdvice({
     lastKnownPosition(),
     Date.now(),
   );
+  return { kind, ranked };
+}
+
+export function DestinationAdvice({
+  advice,
+  destination,
+}: {
+  advice: { kind: AdviceKind; ranked: Advice[] } | null;
+  destination: Hospital | null;
+}) {
+  const [open, setOpen] = useState(false);
+  if (!advice) return null;
+  const { kind, ranked } = advice;
   const best = ranked[0];
   if (!best || (best.hospital.id === destination?.id && !open)) return null;
   return (
