@@ -45,7 +45,14 @@ interface BenchTables {
     updated_at: string;
   };
   hospital_staff: { hospital_id: string; user_id: string };
-  hospital_teams: { id: string; hospital_id: string; kind: string; name: string; created_at: string; updated_at: string };
+  hospital_teams: {
+    id: string;
+    hospital_id: string;
+    kind: string;
+    name: string;
+    created_at: string;
+    updated_at: string;
+  };
   hospital_team_members: { team_id: string; user_id: string; backup: number; position: number };
 }
 interface BenchDatabase {
@@ -53,19 +60,35 @@ interface BenchDatabase {
   close(): Promise<void>;
 }
 interface BenchApp {
-  inject(request: { method: string; url: string; headers: Record<string, string>; payload?: object }): Promise<LightMyRequestResponse>;
+  inject(request: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    payload?: object;
+  }): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 interface ServerModules {
   buildApp(
     config: unknown,
-    options: { database: BenchDatabase; push: { allowAnyEndpoint: boolean; transport: (request: { endpoint: string; body: Buffer | null }) => Promise<{ status: number }> } },
+    options: {
+      database: BenchDatabase;
+      push: {
+        allowAnyEndpoint: boolean;
+        transport: (request: { endpoint: string; body: Buffer | null }) => Promise<{ status: number }>;
+      };
+    },
   ): Promise<BenchApp>;
-  parseConfig(env: Record<string, string>): { ok: true; config: Record<string, unknown> } | { ok: false; problems: string[] };
+  parseConfig(
+    env: Record<string, string>,
+  ): { ok: true; config: Record<string, unknown> } | { ok: false; problems: string[] };
   createDatabase(config: unknown): BenchDatabase;
   migrateToLatest(db: unknown): Promise<string[]>;
   hashPassword(password: string): Promise<string>;
-  seedDemoData(db: unknown, options: { clock: { now(): Date }; hashPassword(password: string): Promise<string> }): Promise<void>;
+  seedDemoData(
+    db: unknown,
+    options: { clock: { now(): Date }; hashPassword(password: string): Promise<string> },
+  ): Promise<void>;
 }
 
 async function serverModules(): Promise<ServerModules> {
@@ -127,13 +150,18 @@ export interface ActivationRun {
   cpuUsPerActivation: number;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
 
 async function oneRun(count: number, perSecond: number): Promise<ActivationRun> {
   const { buildApp, parseConfig, createDatabase, migrateToLatest, hashPassword, seedDemoData } = await serverModules();
   const systemClock = { now: () => new Date() };
   const dataDir = mkdtempSync(path.join(tmpdir(), 'inbound-bench-activation-'));
-  const parsed = parseConfig({ DATA_DIR: dataDir, JWT_SECRET: 'bench-secret-long-enough-for-hs256-signing', LOG_LEVEL: 'silent' });
+  const parsed = parseConfig({
+    DATA_DIR: dataDir,
+    JWT_SECRET: 'bench-secret-long-enough-for-hs256-signing',
+    LOG_LEVEL: 'silent',
+  });
   if (!parsed.ok) throw new Error(parsed.problems.join('; '));
   const config = { ...parsed.config, jwtSecret: 'bench-secret-long-enough-for-hs256-signing' };
   const database = createDatabase(config);
@@ -147,7 +175,11 @@ async function oneRun(count: number, perSecond: number): Promise<ActivationRun> 
     push: {
       allowAnyEndpoint: true,
       transport: (request) => {
-        sent.push({ member: request.endpoint.split('/').pop() ?? '', body: request.body ?? Buffer.alloc(0), at: performance.now() });
+        sent.push({
+          member: request.endpoint.split('/').pop() ?? '',
+          body: request.body ?? Buffer.alloc(0),
+          at: performance.now(),
+        });
         return Promise.resolve({ status: 201 });
       },
     },
@@ -168,19 +200,43 @@ async function oneRun(count: number, perSecond: number): Promise<ActivationRun> 
   };
   const signIn = async (username: string, password: string, client = 'hospital') =>
     String(
-      ((await call('POST', routes.signIn.path, null, { username, password, twiageClient: client, platform: 'web' }))
-        .authorizationToken as { token: string }).token,
+      (
+        (await call('POST', routes.signIn.path, null, { username, password, twiageClient: client, platform: 'web' }))
+          .authorizationToken as { token: string }
+      ).token,
     );
   try {
     // Two Stroke team members on Riverside's staff, each with a push subscription.
     const now = new Date().toISOString();
-    const ed1Hash = (await database.db.selectFrom('users').select('password_hash').where('username', '=', 'ed1').executeTakeFirstOrThrow()).password_hash;
+    const ed1Hash = (
+      await database.db
+        .selectFrom('users')
+        .select('password_hash')
+        .where('username', '=', 'ed1')
+        .executeTakeFirstOrThrow()
+    ).password_hash;
     for (const m of MEMBERS) {
       await database.db
         .insertInto('users')
-        .values({ id: `user-${m}`, username: m, username_key: m, email: null, email_key: null, display_name: m, password_hash: ed1Hash, disabled: 0, features: '[]', roles: '["edStaff"]', created_at: now, updated_at: now })
+        .values({
+          id: `user-${m}`,
+          username: m,
+          username_key: m,
+          email: null,
+          email_key: null,
+          display_name: m,
+          password_hash: ed1Hash,
+          disabled: 0,
+          features: '[]',
+          roles: '["edStaff"]',
+          created_at: now,
+          updated_at: now,
+        })
         .execute();
-      await database.db.insertInto('hospital_staff').values({ hospital_id: RIVERSIDE, user_id: `user-${m}` }).execute();
+      await database.db
+        .insertInto('hospital_staff')
+        .values({ hospital_id: RIVERSIDE, user_id: `user-${m}` })
+        .execute();
       const token = await signIn(m, 'demo-ed1');
       await call('POST', routes.pushSubscribe.path, token, {
         registrationToken: {
@@ -199,7 +255,14 @@ async function oneRun(count: number, perSecond: number): Promise<ActivationRun> 
     const team = { _id: 'bench-stroke-team' };
     await database.db
       .insertInto('hospital_teams')
-      .values({ id: team._id, hospital_id: RIVERSIDE, kind: 'stroke', name: 'Stroke', created_at: now, updated_at: now })
+      .values({
+        id: team._id,
+        hospital_id: RIVERSIDE,
+        kind: 'stroke',
+        name: 'Stroke',
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     await database.db
       .insertInto('hospital_team_members')
@@ -267,17 +330,22 @@ export async function runTeamActivation(count = 200, perSecond = 20): Promise<Ac
 }
 
 export function printTeamActivation(runs: ActivationRun[], perSecond: number): void {
-  const median = <K extends keyof ActivationRun>(key: K) =>
-    [...runs].map((r) => r[key]).sort((a, b) => a - b)[1] ?? 0;
+  const median = <K extends keyof ActivationRun>(key: K) => [...runs].map((r) => r[key]).sort((a, b) => a - b)[1] ?? 0;
   const p95 = median('p95');
-  console.log(`\nTeam activation → member's push sent (open loop, ${perSecond}/s, ${runs[0]?.count ?? 0} activations × 2 members, median of 3)`);
-  console.log(`  load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.info(
+    `\nTeam activation → member's push sent (open loop, ${perSecond}/s, ${runs[0]?.count ?? 0} activations × 2 members, median of 3)`,
+  );
+  console.info(
+    `  load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   for (const [i, r] of runs.entries()) {
-    console.log(
+    console.info(
       `  run ${i + 1}: p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, CPU ${r.cpuUsPerActivation.toFixed(0)} µs per activation`,
     );
   }
-  console.log(
+  console.info(
     `  median: p50 ${median('p50').toFixed(1)} ms, p95 ${p95.toFixed(1)} ms (target ≤ ${TARGET_P95_MS} ms: ${verdict(p95 <= TARGET_P95_MS)}), CPU ${median('cpuUsPerActivation').toFixed(0)} µs per activation`,
   );
 }

@@ -25,7 +25,9 @@ function addMembers(dataDir: string): void {
   const db = new Database(path.join(dataDir, 'inbound.db'), { fileMustExist: true });
   db.pragma('busy_timeout = 5000');
   try {
-    const ed1 = db.prepare('SELECT password_hash FROM users WHERE username = ?').get('ed1') as { password_hash: string };
+    const ed1 = db.prepare('SELECT password_hash FROM users WHERE username = ?').get('ed1') as {
+      password_hash: string;
+    };
     const now = new Date().toISOString();
     for (const m of MEMBERS) {
       db.prepare(
@@ -58,7 +60,11 @@ async function adminCall(baseURL: string, method: string, url: string, body?: un
 }
 
 async function memberConsole(browser: Browser, username: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', timezoneId: 'UTC' });
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    locale: 'en-US',
+    timezoneId: 'UTC',
+  });
   const page = await context.newPage();
   await signInToConsole(page, username, demoPassword('ed1'));
   await expect(page.getByRole('heading', { level: 1, name: hospitals.riversideRegional })).toBeVisible();
@@ -83,7 +89,10 @@ test('a priority-1 stroke case proposes the Stroke team; ed1 activates it; both 
   try {
     const ed = await consolePage(browser);
     pages.push(ed);
-    const members = [await memberConsole(browser, MEMBERS[0].username), await memberConsole(browser, MEMBERS[1].username)];
+    const members = [
+      await memberConsole(browser, MEMBERS[0].username),
+      await memberConsole(browser, MEMBERS[1].username),
+    ];
     pages.push(...members);
 
     await signInToStart(crew, users.medic1.username, teams.riverside, 'Medic 1');
@@ -135,6 +144,11 @@ test('a priority-1 stroke case proposes the Stroke team; ed1 activates it; both 
   } finally {
     for (const p of pages) await p.context().close();
     // Other tests' stroke cases must not be proposed a team that exists only for this test.
-    if (team) await adminCall(base, 'DELETE', buildPath(routes.deleteTeam.path, { id: SEED.riversideRegional, teamId: team._id }));
+    if (team)
+      await adminCall(
+        base,
+        'DELETE',
+        buildPath(routes.deleteTeam.path, { id: SEED.riversideRegional, teamId: team._id }),
+      );
   }
 });

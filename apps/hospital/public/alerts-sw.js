@@ -1,3 +1,4 @@
+/* global self */
 /*
  * The console's service worker, for one thing only: team activation alerts by Web Push (issue 15).
  * A push shows a notification that stays until answered; tapping it opens (or focuses) the console,

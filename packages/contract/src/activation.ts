@@ -151,7 +151,7 @@ export const activationRoutes = {
   updateTeam: {
     method: 'PUT',
     path: '/v4/hospitals/:id/teams/:teamId',
-    summary: "An org admin changes a team (activations under way keep the members they alerted)",
+    summary: 'An org admin changes a team (activations under way keep the members they alerted)',
     auth: true,
     params: TeamItemParams,
     body: TeamBody,
@@ -201,7 +201,7 @@ export const activationRoutes = {
   myActivations: {
     method: 'GET',
     path: '/v4/activations/mine',
-    summary: "Activations under way that alerted the signed-in user and that they have not acknowledged",
+    summary: 'Activations under way that alerted the signed-in user and that they have not acknowledged',
     auth: true,
     response: ActivationsResponse,
   },

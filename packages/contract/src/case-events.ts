@@ -98,10 +98,20 @@ export const CaseEvent = z.discriminatedUnion('type', [
   /** A member answered "on my way". */
   variant(
     'teamAcknowledged',
-    z.object({ activationId: Id, kind: TeamKind, teamName: z.string(), userId: Id, name: z.string(), backup: z.boolean() }),
+    z.object({
+      activationId: Id,
+      kind: TeamKind,
+      teamName: z.string(),
+      userId: Id,
+      name: z.string(),
+      backup: z.boolean(),
+    }),
   ),
   /** The members who had not acknowledged were alerted again (round 2, 3, …). */
-  variant('teamRealerted', z.object({ activationId: Id, kind: TeamKind, round: z.number().int(), userIds: z.array(Id) })),
+  variant(
+    'teamRealerted',
+    z.object({ activationId: Id, kind: TeamKind, round: z.number().int(), userIds: z.array(Id) }),
+  ),
   /** Nobody answered in time: the team's backups were alerted. */
   variant('teamEscalated', z.object({ activationId: Id, kind: TeamKind, backups: z.array(TeamMember) })),
   /** The ED stood the team down: the activation is over. */

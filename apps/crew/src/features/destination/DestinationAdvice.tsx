@@ -21,12 +21,15 @@ export function useDestinationAdvice(
   const complaint = set.data?.complaints.find((c) => c.id === caseData.complaint);
   const kind = adviceKindOf(complaint?.name);
   if (!kind || hospitals.length < 2) return null;
+  const from = lastKnownPosition();
+  // The ETA counts from where the truck was when it reported (the travel time from there), so the
+  // ranking is the same on every render.
   const ranked = adviseDestinations(
     kind,
     hospitals,
     (h) => statuses.get(h.id) ?? h.activeStatuses,
-    lastKnownPosition(),
-    Date.now(),
+    from,
+    from ? Date.parse(from.recordedAt) : 0,
   );
   return { kind, ranked };
 }

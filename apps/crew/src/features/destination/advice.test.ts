@@ -16,9 +16,7 @@ function hospital(id: string, kmNorth: number, capabilities?: Partial<HospitalCa
     activeStatuses: [],
     supportedFeatures: [],
     location: { latitude: TRUCK.latitude + kmNorth / 111.2, longitude: TRUCK.longitude },
-    ...(capabilities
-      ? { capabilities: { strokeCenter: null, pci: false, traumaLevel: null, ...capabilities } }
-      : {}),
+    ...(capabilities ? { capabilities: { strokeCenter: null, pci: false, traumaLevel: null, ...capabilities } } : {}),
   };
 }
 const status = (text: string, priority: 'critical' | 'urgent'): HospitalStatus => ({

@@ -80,7 +80,14 @@ export function adviseDestinations(
       critical.length > 0 ? critical.join(', ') : 'no diversion',
       ...urgent,
     ];
-    return { hospital, tier: capabilityTier(kind, capabilities), etaMinutes, critical, reason: words.join(', '), index };
+    return {
+      hospital,
+      tier: capabilityTier(kind, capabilities),
+      etaMinutes,
+      critical,
+      reason: words.join(', '),
+      index,
+    };
   });
   advised.sort(
     (a, b) =>

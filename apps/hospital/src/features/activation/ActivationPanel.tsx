@@ -76,7 +76,10 @@ function ActivationCard({
       </header>
       <ul className="activation-members">
         {a.members.map((m) => (
-          <li key={m.userId} className={m.acknowledgedAt ? 'member-coming' : m.alertedAt ? 'member-waiting' : 'member-idle'}>
+          <li
+            key={m.userId}
+            className={m.acknowledgedAt ? 'member-coming' : m.alertedAt ? 'member-waiting' : 'member-idle'}
+          >
             <span className="member-name">
               {m.name}
               {m.backup && <span className="member-backup"> (backup)</span>}

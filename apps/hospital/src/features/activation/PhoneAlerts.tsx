@@ -21,7 +21,9 @@ export function PhoneAlertsButton({ userId }: { userId: string | null }) {
       const subscription =
         (await registration.pushManager.getSubscription()) ??
         (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: publicKey }));
-      await api('pushSubscribe', { body: { registrationToken: JSON.stringify(subscription), topic: `user-${userId}` } });
+      await api('pushSubscribe', {
+        body: { registrationToken: JSON.stringify(subscription), topic: `user-${userId}` },
+      });
       setState('on');
     } catch {
       setState('failed');
@@ -31,7 +33,12 @@ export function PhoneAlertsButton({ userId }: { userId: string | null }) {
   if (state === 'refused')
     return <span className="phone-alerts-note">Notifications are blocked for this site in the browser settings.</span>;
   return (
-    <button type="button" className="button button-small phone-alerts" disabled={state === 'busy'} onClick={() => void turnOn()}>
+    <button
+      type="button"
+      className="button button-small phone-alerts"
+      disabled={state === 'busy'}
+      onClick={() => void turnOn()}
+    >
       {state === 'failed' ? 'Team alerts on this device: try again' : 'Team alerts on this device'}
     </button>
   );

@@ -118,8 +118,18 @@ export function TeamsPage() {
             {teams.data.data.map((t) => (
               <tr key={t._id}>
                 <td className="admin-strong">{t.name}</td>
-                <td>{t.members.filter((m) => !m.backup).map((m) => m.name).join(', ')}</td>
-                <td>{t.members.filter((m) => m.backup).map((m) => m.name).join(', ') || <span className="muted">None</span>}</td>
+                <td>
+                  {t.members
+                    .filter((m) => !m.backup)
+                    .map((m) => m.name)
+                    .join(', ')}
+                </td>
+                <td>
+                  {t.members
+                    .filter((m) => m.backup)
+                    .map((m) => m.name)
+                    .join(', ') || <span className="muted">None</span>}
+                </td>
                 <td className="admin-row-actions">
                   <button type="button" className="button button-small" onClick={() => edit(t)}>
                     Edit
@@ -154,7 +164,11 @@ export function TeamsPage() {
               value={draft.kind}
               onChange={(e) => {
                 const kind = e.target.value as TeamKind;
-                setDraft({ ...draft, kind, name: draft.name === TEAM_KIND_NAMES[draft.kind] ? TEAM_KIND_NAMES[kind] : draft.name });
+                setDraft({
+                  ...draft,
+                  kind,
+                  name: draft.name === TEAM_KIND_NAMES[draft.kind] ? TEAM_KIND_NAMES[kind] : draft.name,
+                });
               }}
             >
               {TEAM_KINDS.map((k) => (

@@ -3,7 +3,11 @@ import type { BoardCase, HospitalTeam, TeamActivation } from '@inbound/contract'
 import { kindOfComplaint, proposals } from './proposal';
 
 const card = (id: string, name: string, priority: 1 | 2 | 3) =>
-  ({ id, caseNumber: id.toUpperCase(), complaint: { id: `c-${id}`, name, color: '#c00', priority } }) as unknown as BoardCase;
+  ({
+    id,
+    caseNumber: id.toUpperCase(),
+    complaint: { id: `c-${id}`, name, color: '#c00', priority },
+  }) as unknown as BoardCase;
 const team = (id: string, kind: HospitalTeam['kind']): HospitalTeam => ({
   _id: id,
   hospitalId: 'h',

@@ -81,7 +81,10 @@ export const ACTIVATION_CALLS: MatrixRow[] = [
   },
   {
     call: 'deleteTeam',
-    request: async (f) => ({ method: 'DELETE', url: path('deleteTeam', { id: f.hospitalId, teamId: await newTeam(f) }) }),
+    request: async (f) => ({
+      method: 'DELETE',
+      url: path('deleteTeam', { id: f.hospitalId, teamId: await newTeam(f) }),
+    }),
     expect: { ...ADMIN_ONLY, admin: 204 },
     why: 'org admins define the teams',
   },
@@ -116,7 +119,7 @@ export const ACTIVATION_CALLS: MatrixRow[] = [
     call: 'myActivations',
     request: () => ({ method: 'GET', url: path('myActivations', {}) }),
     expect: { ed: 200, edOther: 200, crew: 200, admin: 200 },
-    why: "everyone reads the alerts waiting for them (an empty list for most)",
+    why: 'everyone reads the alerts waiting for them (an empty list for most)',
   },
   {
     call: 'acknowledgeActivation',

@@ -217,7 +217,10 @@ export function createActivationRepository(db: Kysely<DB>) {
 
     async insert(trx: Transaction<DB>, row: ActivationRow, members: readonly ActivationMemberRow[]): Promise<void> {
       await trx.insertInto('team_activations').values(row).execute();
-      await trx.insertInto('team_activation_members').values([...members]).execute();
+      await trx
+        .insertInto('team_activation_members')
+        .values([...members])
+        .execute();
     },
 
     async update(

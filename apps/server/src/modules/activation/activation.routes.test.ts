@@ -19,7 +19,15 @@ import {
 import type { PushRequest } from '../push/push.service.js';
 import { IDS } from '../../seed/demo-data.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
-import { addUser, published, RIVERSIDE_TRUCK, send, setDestination, signInAll, startCase } from '../../test/crew-api.js';
+import {
+  addUser,
+  published,
+  RIVERSIDE_TRUCK,
+  send,
+  setDestination,
+  signInAll,
+  startCase,
+} from '../../test/crew-api.js';
 
 const RIVERSIDE = IDS.hospitals.riversideRegional;
 const path = (name: RouteName, params: Record<string, string> = {}) => buildPath(routes[name].path, params);
@@ -171,9 +179,7 @@ describe('team activation', () => {
     expect(events.filter((e) => e === 'teamActivated')).toHaveLength(1);
     const mine = ActivationsResponse.parse((await send(t, 'GET', path('myActivations'), neuro)).json());
     expect(mine.data.map((a) => a._id)).toEqual([activation._id]);
-    expect(ActivationsResponse.parse((await send(t, 'GET', path('myActivations'), backupDoc)).json()).data).toEqual(
-      [],
-    );
+    expect(ActivationsResponse.parse((await send(t, 'GET', path('myActivations'), backupDoc)).json()).data).toEqual([]);
   });
 
   it('takes a member\'s "on my way" once; others may not acknowledge; the crew sees who and when', async () => {
@@ -224,7 +230,14 @@ describe('team activation', () => {
     expect(types.filter((x) => x === 'teamEscalated')).toHaveLength(1);
     const alert = await alertsOf('user-backupdoc', 1);
     expect(alert.map((a) => (a.data as { reason: string }).reason)).toEqual(['escalated']);
-    const payload = PushPayload.parse({ type: 'team.alert', title: 'x', body: 'y', url: '/', caseId, transferId: null });
+    const payload = PushPayload.parse({
+      type: 'team.alert',
+      title: 'x',
+      body: 'y',
+      url: '/',
+      caseId,
+      transferId: null,
+    });
     expect(payload.type).toBe('team.alert');
   });
 

@@ -192,7 +192,12 @@ export function createActivationService(deps: ActivationServiceDeps) {
         const next =
           targets.length === 0
             ? null
-            : nextAlertAt(row.activatedAt, rounds, escalatedAt !== null, backups.some((m) => m.alertedAt === null));
+            : nextAlertAt(
+                row.activatedAt,
+                rounds,
+                escalatedAt !== null,
+                backups.some((m) => m.alertedAt === null),
+              );
         await repo.update(trx, row._id, { alert_rounds: rounds, escalated_at: escalatedAt, next_alert_at: next });
         const after = (await repo.find(row._id, trx)) ?? row;
         return { activation: after, userIds: targets.map((m) => m.userId), reason };

@@ -336,7 +336,13 @@ export function createCasesService(deps: CasesServiceDeps) {
         let seq = Number(current.version);
         const emit: Emit = async (type, payload) => {
           seq += 1;
-          const origin = { caseId: input.caseId, seq, actorUserId: input.actorUserId, createdAt: now, clientCreatedAt: null };
+          const origin = {
+            caseId: input.caseId,
+            seq,
+            actorUserId: input.actorUserId,
+            createdAt: now,
+            clientCreatedAt: null,
+          };
           const event = newCaseEvent(origin, type, payload);
           await repo.appendEvent(trx, event);
           emitted += 1;

@@ -66,20 +66,32 @@ describe('dispatch cancel', () => {
     const list = BroadcastsResponse.parse((await send(t, 'GET', routes.broadcasts.path, medic1, { key: null })).json());
     expect(list.data.find((m) => m._id === broadcast._id)?.cancelledAt).toBe(cancelled.cancelled?.at);
 
-    const claim = await send(t, 'POST', buildPath(routes.claimDispatch.path, { caseNumber: dispatch.caseNumber }), medic1, {
-      key: null,
-      body: { emsAgencyId: IDS.agencies.riverside, truckId: RIVERSIDE_TRUCK },
-    });
+    const claim = await send(
+      t,
+      'POST',
+      buildPath(routes.claimDispatch.path, { caseNumber: dispatch.caseNumber }),
+      medic1,
+      {
+        key: null,
+        body: { emsAgencyId: IDS.agencies.riverside, truckId: RIVERSIDE_TRUCK },
+      },
+    );
     expect(claim.statusCode).toBe(404);
     expect(dispatchMessages.cancelled).toBe('Cancelled by the hospital');
   });
 
   it('refuses to cancel a dispatch a crew has loaded (409, said why)', async () => {
     const { dispatch } = await dispatched();
-    const claim = await send(t, 'POST', buildPath(routes.claimDispatch.path, { caseNumber: dispatch.caseNumber }), medic1, {
-      key: null,
-      body: { emsAgencyId: IDS.agencies.riverside, truckId: RIVERSIDE_TRUCK },
-    });
+    const claim = await send(
+      t,
+      'POST',
+      buildPath(routes.claimDispatch.path, { caseNumber: dispatch.caseNumber }),
+      medic1,
+      {
+        key: null,
+        body: { emsAgencyId: IDS.agencies.riverside, truckId: RIVERSIDE_TRUCK },
+      },
+    );
     expect(claim.statusCode, claim.body).toBe(200);
     const res = await send(t, 'POST', cancelPath(dispatch._id), ed1, { key: null });
     expect(res.statusCode).toBe(409);
