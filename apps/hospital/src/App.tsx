@@ -9,6 +9,7 @@ import { useSessionToken } from './features/auth/useSession';
 import { BoardPage } from './features/board/BoardPage';
 import { IncomingCalls } from './features/call/IncomingCalls';
 import { PageSuspense } from './lib/PageSuspense';
+import { TeamAlerts } from './features/activation/TeamAlerts';
 
 // The board is the first screen; the case detail (with the map library) and administration load when
 // first opened, so the board on the ED's screen starts with less JavaScript.
@@ -29,6 +30,7 @@ const UsersPage = lazy(() => import('./features/admin/users/UsersPage').then((m)
 const AuditLogPage = lazy(() =>
   import('./features/admin/audit/AuditLogPage').then((m) => ({ default: m.AuditLogPage })),
 );
+const TeamsPage = lazy(() => import('./features/activation/TeamsPage').then((m) => ({ default: m.TeamsPage })));
 const ProtocolReviewPage = lazy(() =>
   import('./features/admin/protocols/ProtocolReviewPage').then((m) => ({ default: m.ProtocolReviewPage })),
 );
@@ -63,6 +65,8 @@ function SignedInRoutes() {
     <PageSuspense>
       {/* Crews' calls ring on every screen of the console (issue 12). */}
       <IncomingCalls />
+      {/* A team activation calling this user shows on every screen of every console they have open. */}
+      <TeamAlerts />
       <Routes>
         <Route path="/" element={<BoardPage />} />
         <Route path="/case/:hospitalId/:caseId" element={<CaseDetailPage />} />
@@ -75,6 +79,7 @@ function SignedInRoutes() {
           <Route path="users" element={<UsersPage />} />
           <Route path="audit-log" element={<AuditLogPage />} />
           <Route path="protocol-questions" element={<ProtocolReviewPage />} />
+          <Route path="teams" element={<TeamsPage />} />
           <Route path="*" element={<Navigate to="users" replace />} />
         </Route>
         <Route path="*" element={<Navigate to="/" replace />} />

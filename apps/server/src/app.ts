@@ -97,6 +97,8 @@ import { arrivalRoutes } from './modules/arrival/arrival.routes.js';
 import { createArrivalService, createFences } from './modules/arrival/arrival.service.js';
 import { callsRoutes } from './modules/calls/calls.routes.js';
 import { createCallsService } from './modules/calls/calls.service.js';
+import { activationRoutes } from './modules/activation/activation.routes.js';
+import { createActivationService } from './modules/activation/activation.service.js';
 
 export type AppConfig = Config & { jwtSecret: string };
 
@@ -104,6 +106,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The real-time gateway's publisher (tests and benchmarks publish through it). */
     realtime: RealtimePublisher;
+    /** Runs the team activations' due re-alerts and escalations now (tests move the clock, then tick). */
+    teamActivationTick: () => Promise<number>;
   }
 }
 
@@ -125,6 +129,9 @@ export interface BuildOptions {
 }
 
 export { BODY_LIMIT_BYTES } from './http/server.js';
+
+/** How often team activations are checked for a due re-alert or escalation (activation.service.ts). */
+const ACTIVATION_SWEEP_MS = 5_000;
 
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
   const database = options.database ?? createDatabase(config);
@@ -354,6 +361,23 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     transfers.maySubscribe(principal.userId, transferId),
   );
   const stopTransferSweep = startTransferSweep(transfers, (error) => logError(error, 'transfer expiry sweep failed'));
+  // Team activation (issue 15): its re-alerts and escalations are found in the database by the sweep.
+  const activation = createActivationService({
+    repo: repos.activation,
+    clock,
+    access: caseAccess,
+    cases,
+    hospitals,
+    publisher: realtime.publisher,
+    push,
+    displayName: (userId) => users.displayName(userId),
+    onError: (error) => app.log.warn({ err: { message: (error as Error).message } }, 'team alert not delivered'),
+  });
+  const activationSweep = setInterval(() => {
+    activation.tick().catch((error: unknown) => logError(error, 'team activation sweep failed'));
+  }, ACTIVATION_SWEEP_MS);
+  activationSweep.unref();
+  app.decorate('teamActivationTick', () => activation.tick());
   const readAudit = createReadAudit((rows) => repos.board.recordReads(rows));
   const media = createMediaModule({
     repo: repos.media,
@@ -417,6 +441,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   casesRoutes(app, ctx, cases);
   arrivalRoutes(app, ctx, arrival);
   callsRoutes(app, ctx, calls);
+  activationRoutes(app, ctx, activation);
   boardRoutes(app, ctx, board);
   adminAuditRoutes(app, ctx, createAdminAuditService(db));
   auditTrailRoutes(app, ctx, createAuditTrailService(db));
@@ -460,6 +485,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   app.addHook('onClose', async () => {
     stopTransferSweep();
+    clearInterval(activationSweep);
     await caseOutbox.close();
     await media.close();
     await push.drain();

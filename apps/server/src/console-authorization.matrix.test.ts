@@ -27,6 +27,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizationHeader, buildPath, REALTIME_CLOSE, routes, type RouteName } from '@inbound/contract';
 import { openAuthenticated, openSocket, type TestSocket } from './modules/realtime/test-client.js';
 import { IDS } from './seed/demo-data.js';
+import { ACTIVATION_CALLS } from './modules/activation/activation.matrix-rows.js';
 import { createTestApp, type TestApp } from './test/app.js';
 import { addUser, CLIENT_TIME, RIVERSIDE_TRUCK, send, setDestination, signInAll, startCase } from './test/crew-api.js';
 
@@ -309,6 +310,7 @@ export const CONSOLE_CALLS: MatrixRow[] = [
     }),
     expect: ED_ONLY,
   },
+  ...ACTIVATION_CALLS,
 ];
 
 export interface ChannelRow {

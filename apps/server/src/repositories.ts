@@ -11,6 +11,7 @@ import { createAdminComplaintSetsRepository } from './modules/admin/complaint-se
 import { createAdminHospitalsRepository } from './modules/admin/hospitals.repository.js';
 import { createAdminTrucksRepository } from './modules/admin/trucks.repository.js';
 import { createAgenciesRepository } from './modules/agencies/agencies.repository.js';
+import { createActivationRepository } from './modules/activation/activation.repository.js';
 import { createArrivalRepository } from './modules/arrival/arrival.repository.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { createBoardRepository } from './modules/board/board.repository.js';
@@ -53,6 +54,7 @@ export function createRepositories(database: Database, clock: Clock) {
     dispatch: createDispatchRepository(db),
     arrival: createArrivalRepository(db),
     calls: createCallsRepository(db),
+    activation: createActivationRepository(db),
     inboundCase: createInboundCaseRepository(db),
     adminAgencies: transactional(db, createAdminAgenciesRepository),
     adminTrucks: transactional(db, createAdminTrucksRepository),

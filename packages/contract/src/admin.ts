@@ -10,6 +10,7 @@
  * (`complaints[3].sections[1].tags[0].id: duplicate id "t-lkw"`).
  */
 import { z } from 'zod';
+import { HospitalCapabilities } from './hospital-capabilities.js';
 import type { RouteDef } from './api.js';
 import { FEATURE, NAME_MAX_LENGTH } from './constants.js';
 import {
@@ -266,6 +267,8 @@ const HospitalFields = {
     ),
   /** Where the ED is, for distance and ETA; null when unknown. */
   location: GeoPoint.nullable(),
+  /** Stroke centre level, PCI, trauma level (issue 15); none when absent. */
+  capabilities: HospitalCapabilities.optional(),
 };
 
 export const AdminCreateHospitalBody = z.object(HospitalFields);
@@ -285,6 +288,8 @@ export const AdminHospital = z.object({
   /** Every feature of §3, on or off. */
   supportedFeatures: z.array(Feature),
   location: GeoPoint.nullable(),
+  /** Always sent by this server; optional for older answers. */
+  capabilities: HospitalCapabilities.optional(),
   /** The agencies whose crews have it in their hospital list. */
   agencyIds: z.array(Id),
   createdAt: z.iso.datetime(),

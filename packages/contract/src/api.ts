@@ -89,6 +89,7 @@ import { adminCatalogRoutes } from './admin.js';
 import { dispatchRoutes } from './dispatch.js';
 import { arrivalRoutes } from './arrival.js';
 import { callRoutes } from './calls.js';
+import { activationRoutes } from './activation.js';
 
 export const ErrorBody = z.object({ message: z.string(), code: z.string().optional() });
 export type ErrorBody = z.infer<typeof ErrorBody>;
@@ -630,6 +631,7 @@ export const routes = {
   ...dispatchRoutes,
   ...arrivalRoutes,
   ...callRoutes,
+  ...activationRoutes,
   health: {
     method: 'GET',
     path: '/health',

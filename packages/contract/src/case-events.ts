@@ -10,6 +10,7 @@ import { Id } from './entities.js';
 import { CallOutcome } from './calls.js';
 import { MediaType } from './media.js';
 import { ArrivalSource } from './arrival.js';
+import { TeamKind, TeamMember } from './activation.js';
 
 const At = z.iso.datetime({ offset: true });
 
@@ -130,6 +131,40 @@ export const CaseEvent = z.discriminatedUnion('type', [
       z.object({ action: z.literal('handedOver'), transferId: Id, from: Id, to: Id }),
     ]),
   ),
+  /** The destination ED activated one of its teams (activation.ts): the members it alerted. */
+  variant(
+    'teamActivated',
+    z.object({
+      activationId: Id,
+      hospitalId: Id,
+      teamId: Id,
+      kind: TeamKind,
+      teamName: z.string(),
+      byName: z.string(),
+      members: z.array(TeamMember),
+    }),
+  ),
+  /** A member answered "on my way". */
+  variant(
+    'teamAcknowledged',
+    z.object({
+      activationId: Id,
+      kind: TeamKind,
+      teamName: z.string(),
+      userId: Id,
+      name: z.string(),
+      backup: z.boolean(),
+    }),
+  ),
+  /** The members who had not acknowledged were alerted again (round 2, 3, …). */
+  variant(
+    'teamRealerted',
+    z.object({ activationId: Id, kind: TeamKind, round: z.number().int(), userIds: z.array(Id) }),
+  ),
+  /** Nobody answered in time: the team's backups were alerted. */
+  variant('teamEscalated', z.object({ activationId: Id, kind: TeamKind, backups: z.array(TeamMember) })),
+  /** The ED stood the team down: the activation is over. */
+  variant('teamStoodDown', z.object({ activationId: Id, kind: TeamKind, teamName: z.string(), byName: z.string() })),
 ]);
 export type CaseEvent = z.infer<typeof CaseEvent>;
 export type CaseEventOf<T extends CaseEvent['type']> = Extract<CaseEvent, { type: T }>;

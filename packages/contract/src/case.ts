@@ -55,6 +55,12 @@ export const CASE_EVENT_TYPES = [
   'call',
   // A case transfer admitted, dismissed or handed the case to another crew.
   'transfer',
+  // Team activation at the destination (issue 15, activation.ts).
+  'teamActivated',
+  'teamAcknowledged',
+  'teamRealerted',
+  'teamEscalated',
+  'teamStoodDown',
 ] as const;
 export const CaseEventType = z.enum(CASE_EVENT_TYPES);
 export type CaseEventType = z.infer<typeof CaseEventType>;

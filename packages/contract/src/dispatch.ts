@@ -25,6 +25,8 @@ export const DISPATCH_NOTES_MAX_LENGTH = 500;
 export const dispatchMessages = {
   closeCaseFirst: 'Close your current case before you load a dispatched case.',
   awaitingCrew: 'Dispatched — awaiting crew',
+  cancelled: 'Cancelled by the hospital',
+  alreadyClaimed: 'A crew has already loaded this case; it can no longer be cancelled.',
   claimedBy: (truckName: string) => `Claimed by ${truckName}`,
 } as const;
 
@@ -41,7 +43,7 @@ export const CreateDispatchBody = z.object({
 });
 export type CreateDispatchBody = z.input<typeof CreateDispatchBody>;
 
-export const DispatchStatus = z.enum(['awaitingCrew', 'claimed']);
+export const DispatchStatus = z.enum(['awaitingCrew', 'claimed', 'cancelled']);
 export type DispatchStatus = z.infer<typeof DispatchStatus>;
 
 export const DispatchedCase = z.object({
@@ -64,6 +66,8 @@ export const DispatchedCase = z.object({
   dispatchedByName: z.string(),
   /** Set once a crew has loaded it: the case it became and who has it. */
   claim: z.object({ caseId: Id, truckName: z.string(), agencyName: z.string(), at: z.iso.datetime() }).nullable(),
+  /** Set once the hospital cancelled it (only possible before a crew claimed it). */
+  cancelled: z.object({ at: z.iso.datetime(), byName: z.string() }).nullable().optional(),
 });
 export type DispatchedCase = z.infer<typeof DispatchedCase>;
 
@@ -87,6 +91,8 @@ export const DispatchOptionsResponse = z.object({
   ),
 });
 export type DispatchOptionsResponse = z.infer<typeof DispatchOptionsResponse>;
+
+export const DispatchItemParams = z.object({ id: Id, dispatchId: Id });
 
 export const ClaimDispatchParams = z.object({ caseNumber: z.string().trim().min(1, 'caseNumber is required').max(64) });
 /** The crew's selected team and truck, as for a transfer request. */
@@ -144,6 +150,14 @@ export const dispatchRoutes = {
     auth: true,
     params: DispatchParams,
     response: DispatchesResponse,
+  },
+  cancelDispatch: {
+    method: 'POST',
+    path: '/v4/hospitals/:id/dispatches/:dispatchId/cancel',
+    summary: "Cancel a dispatch no crew has loaded yet; the crews' Message Center shows it cancelled (idempotent)",
+    auth: true,
+    params: DispatchItemParams,
+    response: DispatchedCase,
   },
   claimDispatch: {
     method: 'POST',

@@ -1,5 +1,6 @@
 /** The entities of spec §3 as zod schemas. The wire shape keeps the spec's field names (`_id` and `id`). */
 import { z } from 'zod';
+import { HospitalCapabilities } from './hospital-capabilities.js';
 import { NAME_MAX_LENGTH } from './constants.js';
 
 export const Id = z.string().min(1).max(64);
@@ -61,6 +62,8 @@ export const Hospital = z.object({
   supportedFeatures: z.array(Feature),
   /** Our addition: where the ED is, for distance and ETA on the console. */
   location: GeoPoint.nullable(),
+  /** Ours (issue 15): stroke centre level, PCI, trauma level — the crew's destination advice. */
+  capabilities: HospitalCapabilities.optional(),
 });
 export type Hospital = z.infer<typeof Hospital>;
 
@@ -178,5 +181,7 @@ export const BroadcastMessage = z.object({
   senderOrganizationName: z.string(),
   /** The agencies it was sent to. */
   emsAgencies: z.array(Id),
+  /** An emsDispatch the hospital cancelled before a crew loaded it (ours; absent on older servers). */
+  cancelledAt: z.iso.datetime().nullable().optional(),
 });
 export type BroadcastMessage = z.infer<typeof BroadcastMessage>;

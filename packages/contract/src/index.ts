@@ -25,3 +25,5 @@ export * from './arrival.js';
 export * from './calls.js';
 export * from './audit-trail.js';
 export * from './mfa.js';
+export * from './activation.js';
+export * from './hospital-capabilities.js';

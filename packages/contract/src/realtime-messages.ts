@@ -19,6 +19,7 @@
  * | `transfer:{id}`        | `CASE_TRANSFER_UPDATED` | `CaseTransfer`                            | the transfer moved on (spec §7's name)      |
  * | `user:{id}`            | —                       |                                           | nothing is published there yet              |
  * | `hospital:{id}`, `call:{id}` | `call.ring`, `call.answered`, `call.ended`, `call.signal` | see calls.ts | a voice call rings, is taken, ends; WebRTC signals |
+ * | `user:{id}`            | `team.alert`            | `TeamAlert` { activation, reason }        | the user is alerted by a team activation    |
  *
  * `case.updated` on `case:{id}` carries the recorded event: an acknowledgement says who and when
  * (`payload.byName`, `createdAt`, `payload.hospitalName`), a media event carries its `upload` item.
@@ -30,6 +31,7 @@ import { z } from 'zod';
 import { HospitalStatusesResponse } from './api.js';
 import { BoardCase } from './board.js';
 import { HOSPITAL_EVENTS } from './dispatch.js';
+import { TeamAlert, USER_CHANNEL_EVENTS } from './activation.js';
 import { RecordedCaseEvent } from './case-events.js';
 import { BroadcastMessage, Id } from './entities.js';
 import { CallChannelMessage, HospitalCallMessages } from './calls.js';
@@ -93,8 +95,8 @@ export type HospitalChannelMessage = z.infer<typeof HospitalChannelMessage>;
 export const HospitalStatusChannelMessage = message(HOSPITAL_STATUS_CHANNEL_EVENTS.status, HospitalStatusesResponse);
 export const BroadcastChannelMessage = message(BROADCAST_CHANNEL_EVENTS.message, BroadcastMessage);
 export const TransferChannelMessage = message(TRANSFER_CHANNEL_EVENTS.updated, CaseTransfer);
-/** Nothing is published on `user:{id}` yet; a subscription there only keeps the socket's identity. */
-export const UserChannelMessage = z.never();
+/** On `user:{id}`: the user's own alerts (a team activation calling them). */
+export const UserChannelMessage = message(USER_CHANNEL_EVENTS.teamAlert, TeamAlert);
 
 /** The schema of each channel kind's messages. */
 export const CHANNEL_MESSAGES = {

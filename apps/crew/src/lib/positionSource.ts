@@ -24,3 +24,14 @@ export function registerModemPosition(source: ModemPosition): void {
 export function currentModemPosition(): CasePosition | null {
   return modemPosition?.() ?? null;
 }
+
+let lastPosition: CasePosition | null = null;
+
+/** The truck's latest position sent with the case (destination advice counts its ETAs from it). */
+export function rememberPosition(position: CasePosition): void {
+  lastPosition = position;
+}
+
+export function lastKnownPosition(): CasePosition | null {
+  return currentModemPosition() ?? lastPosition;
+}

@@ -5,6 +5,7 @@
  */
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { ProtocolTables } from '../modules/protocols/protocols.schema.js';
+import type { ActivationTables } from '../modules/activation/activation.schema.js';
 
 export interface UsersTable {
   id: string;
@@ -108,6 +109,10 @@ export interface HospitalsTable {
   longitude: number | null;
   created_at: string;
   updated_at: string;
+  /** Destination advice (issue 15): StrokeCenterLevel or null, PCI 0/1, trauma level 1–5 or null. */
+  stroke_center?: string | null;
+  pci?: Generated<number>;
+  trauma_level?: number | null;
 }
 
 export interface HospitalStatusesTable {
@@ -140,6 +145,8 @@ export interface BroadcastsTable {
   hospital_id: string | null;
   sent_by: string | null;
   sent_by_name: string | null;
+  /** An emsDispatch whose dispatch the hospital cancelled (nobody had claimed it). */
+  cancelled_at?: string | null;
 }
 
 export interface BroadcastAgenciesTable {
@@ -502,6 +509,9 @@ export interface CaseDispatchesTable {
   case_id: string | null;
   claimed_by: string | null;
   claimed_at: string | null;
+  /** Cancelled by the hospital before any crew claimed it. */
+  cancelled_at?: string | null;
+  cancelled_by_name?: string | null;
 }
 
 export interface CaseReadAuditTable {
@@ -571,7 +581,7 @@ export interface ReferenceVersionTable {
   version: number | string;
 }
 
-export interface DB extends ProtocolTables {
+export interface DB extends ProtocolTables, ActivationTables {
   reference_version: ReferenceVersionTable;
   users: UsersTable;
   agency_members: AgencyMembersTable;

@@ -2,7 +2,7 @@
  * The demo organisation of docs/seed-data.md: names exactly as written there. Ids are fixed and
  * readable so tests, e2e runs and people at a terminal can name things without looking them up.
  */
-import type { Feature, PatientInfoField, UserRole } from '@inbound/contract';
+import type { Feature, HospitalCapabilities, PatientInfoField, UserRole } from '@inbound/contract';
 import { HILLTOP_SET_NAME, STANDARD_SET_NAME } from './complaint-sets.js';
 
 export const IDS = {
@@ -121,6 +121,8 @@ export interface DemoHospital {
   supportedFeatures: Feature[];
   location: { latitude: number; longitude: number };
   statuses: { id: string; status: string; priority: 'critical' | 'urgent'; minutesAgo: number }[];
+  /** Destination advice (issue 15): stroke centre, PCI, trauma level; none when absent. */
+  capabilities?: HospitalCapabilities;
 }
 
 export const demoHospitals: DemoHospital[] = [
@@ -138,6 +140,7 @@ export const demoHospitals: DemoHospital[] = [
       HOSPITAL_FEATURES,
     ),
     location: { latitude: 41.4993, longitude: -81.6944 },
+    capabilities: { strokeCenter: 'comprehensive', pci: true, traumaLevel: 1 },
     statuses: [
       { id: 'status-riverside-cath-lab', status: 'Cath Lab Delayed (30 min)', priority: 'urgent', minutesAgo: 25 },
     ],
@@ -152,6 +155,7 @@ export const demoHospitals: DemoHospital[] = [
     ],
     supportedFeatures: features({ emsFeedback: true }, HOSPITAL_FEATURES),
     location: { latitude: 41.4822, longitude: -81.7982 },
+    capabilities: { strokeCenter: 'primary', pci: false, traumaLevel: 3 },
     statuses: [{ id: 'status-st-marys-saturated', status: 'ED Saturated', priority: 'urgent', minutesAgo: 50 }],
   },
   {
@@ -161,6 +165,7 @@ export const demoHospitals: DemoHospital[] = [
     edPhoneNumbers: [{ name: 'ED Charge Nurse', phoneNumber: '+1-555-0120' }],
     supportedFeatures: features({ liveConsult: true, aiProtocolHideSummary: true }, HOSPITAL_FEATURES),
     location: { latitude: 41.5116, longitude: -81.6051 },
+    capabilities: { strokeCenter: 'thrombectomy', pci: true, traumaLevel: 2 },
     statuses: [
       { id: 'status-mercy-ct-down', status: 'CT Scanner Down', priority: 'critical', minutesAgo: 15 },
       { id: 'status-mercy-no-psych', status: 'No Psychiatric Beds', priority: 'urgent', minutesAgo: 120 },

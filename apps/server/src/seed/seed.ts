@@ -89,6 +89,9 @@ export async function seedDemoData(db: Kysely<DB>, { clock, hashPassword }: Seed
         supported_features: toJson(h.supportedFeatures),
         latitude: h.location.latitude,
         longitude: h.location.longitude,
+        stroke_center: h.capabilities?.strokeCenter ?? null,
+        pci: toFlag(h.capabilities?.pci ?? false),
+        trauma_level: h.capabilities?.traumaLevel ?? null,
       };
       await trx
         .insertInto('hospitals')

@@ -15,6 +15,8 @@ import { CloseCaseDialog, type CloseStep } from './CloseCase';
 import { useCaseChannel } from './caseChannel';
 import { ArrivalStatus, DiversionAlert } from '../arrival/ArrivalStatus';
 import { DestinationWarning } from '../arrival/destinationWarning';
+import { TeamsOnTheWay } from '../activation/TeamsOnTheWay';
+import { DestinationAdvice, useDestinationAdvice } from '../destination/DestinationAdvice';
 import { HospitalBar, HospitalChoices, HospitalPicker, MAX_HOSPITAL_CHOICES } from './HospitalSelector';
 import { closeCase } from './mutations';
 import { NetworkStatus } from './NetworkStatus';
@@ -41,6 +43,10 @@ export function CasePage() {
   const [pickingHospital, setPickingHospital] = useState(false);
 
   const location = useLocationUpdates(caseActive && caseData !== null);
+  const advice = useDestinationAdvice(
+    caseData ?? { complaint: null, complaintSet: team?.complaintSet ?? '' },
+    team?.hospitals ?? [],
+  );
   useAutoClose(caseData?.createdAt ?? null, team?.maxCaseLength ?? null);
   useCaseChannel(caseData?.id ?? null);
 
@@ -84,6 +90,7 @@ export function CasePage() {
       )}
       <ArrivalStatus caseId={caseData.id} />
       <DiversionAlert caseId={caseData.id} onChooseHospital={() => setPickingHospital(true)} />
+      <TeamsOnTheWay caseId={caseData.id} />
       {location === 'off' && (
         <p className="location-off" role="status">
           Location is off: the hospital sees no ETA. Allow location for Inbound in the browser settings.
@@ -95,10 +102,18 @@ export function CasePage() {
           <AgeGender caseData={caseData} />
           {team?.patientInfoForm && <PatientInfoButton caseData={caseData} form={team.patientInfoForm} />}
           <CaseProtocolButton caseData={caseData} />
-          {hospitalChoices && <HospitalChoices hospitals={hospitals} destination={destination} />}
+          {hospitalChoices && (
+            <HospitalChoices
+              hospitals={hospitals}
+              destination={destination}
+              advice={<DestinationAdvice advice={advice} destination={destination} />}
+              advisedId={advice?.ranked[0]?.hospital.id ?? null}
+            />
+          )}
         </section>
         <CaseTabs complaints={<ComplaintsTab caseData={caseData} />} />
       </div>
+      {!hospitalChoices && <DestinationAdvice advice={advice} destination={destination} />}
       {!hospitalChoices && (
         <HospitalBar hospitals={hospitals} destination={destination} onOpenPicker={() => setPickingHospital(true)} />
       )}

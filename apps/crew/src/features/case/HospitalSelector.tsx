@@ -1,5 +1,5 @@
 import { messages, type Hospital } from '@inbound/contract';
-import { useState, useSyncExternalStore } from 'react';
+import { useState, useSyncExternalStore, type ReactNode } from 'react';
 import { Modal } from '../../ui/Modal';
 import { StatusBadges } from '../hospitalStatus/StatusBadges';
 import { useHospitalStatuses } from '../hospitalStatus/useHospitalStatuses';
@@ -151,9 +151,15 @@ export function orderByRecent(hospitals: readonly Hospital[], recentIds: readonl
 export function HospitalChoices({
   hospitals,
   destination,
+  advice,
+  advisedId,
 }: {
   hospitals: readonly Hospital[];
   destination: Hospital | null;
+  /** Destination advice for the case (issue 15), shown with the choices. */
+  advice?: ReactNode;
+  /** The advised hospital: its button is starred (the phone has no room for the advice line). */
+  advisedId?: string | null;
 }) {
   const statuses = useHospitalStatuses(hospitals);
   const recent = useRecentHospitalIds();
@@ -167,6 +173,7 @@ export function HospitalChoices({
           {messages.noDataToHospital}
         </p>
       )}
+      {advice}
       <div className="hospital-choices" role="group" aria-label="Destination hospital">
         {shown.map((hospital) => {
           const chosen = hospital.id === destination?.id;
@@ -179,7 +186,11 @@ export function HospitalChoices({
               aria-pressed={chosen}
               onClick={() => pickDestination(hospital, active)}
             >
-              <span className="hospital-choice__name">{hospital.name}</span>
+              <span className="hospital-choice__name">
+                {hospital.id === advisedId && <span aria-hidden="true">★ </span>}
+                {hospital.name}
+                {hospital.id === advisedId && <span className="visually-hidden"> (advised)</span>}
+              </span>
               {active.length > 0 && (
                 <span className="hospital-choice__badges">
                   <StatusBadges statuses={active} />

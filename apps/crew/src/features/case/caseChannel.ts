@@ -23,6 +23,7 @@ import { chatKeys } from '../chat/outgoing';
 import { applyMediaUpload, caseMediaKey } from '../media/useCaseMedia';
 import { acknowledgementKey, readAcknowledgement, type Acknowledgement } from './EdAcknowledgement';
 import { applyArrivalEvent } from '../arrival/arrivalState';
+import { applyTeamEvent, forgetActivations, isTeamEvent, readActivations } from '../activation/TeamsOnTheWay';
 
 export function useCaseChannel(caseId: string | null): void {
   useEffect(() => {
@@ -32,7 +33,10 @@ export function useCaseChannel(caseId: string | null): void {
       onSubscribed: ({ resumed }) => {
         if (!resumed) readCaseAgain(caseId);
         // A resumed channel after a reload: the screen has not read the acknowledgement yet.
-        else if (queryClient.getQueryState(acknowledgementKey(caseId))?.data === undefined) readAck(caseId);
+        else if (queryClient.getQueryState(acknowledgementKey(caseId))?.data === undefined) {
+          readAck(caseId);
+          readActivations(queryClient, caseId);
+        }
       },
       onUnreadable: () => readCaseAgain(caseId),
     });
@@ -59,6 +63,7 @@ function applyCaseUpdated(caseId: string, { event, upload }: CaseUpdated): void 
     return;
   }
   if (applyArrivalEvent(caseId, event)) return;
+  if (isTeamEvent(event)) return applyTeamEvent(queryClient, caseId, event);
   const key = acknowledgementKey(caseId);
   if (event.type === 'acknowledged') {
     const { hospitalId, hospitalName } = event.payload;
@@ -70,6 +75,8 @@ function applyCaseUpdated(caseId: string, { event, upload }: CaseUpdated): void 
     const held = queryClient.getQueryData<Acknowledgement | null>(key);
     if (held && held.hospitalId !== event.payload.destinationHospital) queryClient.setQueryData(key, null);
     else if (!held) readAck(caseId);
+    // Another destination: the old one's teams are not coming.
+    if (held?.hospitalId !== event.payload.destinationHospital) forgetActivations(queryClient, caseId);
   }
 }
 
@@ -82,4 +89,5 @@ function readCaseAgain(caseId: string): void {
   readAck(caseId);
   void queryClient.invalidateQueries({ queryKey: caseMediaKey(caseId) });
   void queryClient.invalidateQueries({ queryKey: chatKeys.messages(caseId) });
+  readActivations(queryClient, caseId);
 }

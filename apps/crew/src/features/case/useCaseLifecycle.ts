@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { LOCATION_UPDATE_MS } from '@inbound/contract';
-import { currentModemPosition } from '../../lib/positionSource';
+import { currentModemPosition, rememberPosition } from '../../lib/positionSource';
 import { autoCloseDelayMs } from './caseModel';
 import { closeCase, recordLocation } from './mutations';
 
@@ -37,12 +37,14 @@ export function useLocationUpdates(active: boolean): LocationState {
       navigator.geolocation.getCurrentPosition(
         ({ coords, timestamp }) => {
           setState('on');
-          void recordLocation({
+          const position = {
             latitude: coords.latitude,
             longitude: coords.longitude,
             accuracy: coords.accuracy,
             recordedAt: new Date(timestamp || Date.now()).toISOString(),
-          });
+          };
+          rememberPosition(position);
+          void recordLocation(position);
         },
         (error) => {
           if (error.code === error.PERMISSION_DENIED) {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { messages as texts, type BroadcastMessage } from '@inbound/contract';
+import { dispatchMessages, messages as texts, type BroadcastMessage } from '@inbound/contract';
 import { errorMessage } from '../../lib/errors';
 import { Banner } from '../../ui/Banner';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
@@ -62,11 +62,16 @@ function BroadcastItem({ message, onLoadCase }: { message: BroadcastMessage; onL
       </div>
       {message.urgent && <span className="message__flag">Urgent</span>}
       <p className="message__content">{message.content}</p>
-      {message.type === 'emsDispatch' && (
-        <button type="button" className="link-button" onClick={onLoadCase}>
-          {texts.loadDispatchCase}
-        </button>
-      )}
+      {message.type === 'emsDispatch' &&
+        (message.cancelledAt ? (
+          <p className="message__cancelled" data-testid="dispatch-cancelled">
+            {dispatchMessages.cancelled}
+          </p>
+        ) : (
+          <button type="button" className="link-button" onClick={onLoadCase}>
+            {texts.loadDispatchCase}
+          </button>
+        ))}
     </li>
   );
 }

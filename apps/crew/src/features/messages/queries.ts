@@ -61,7 +61,10 @@ export function addBroadcast(queryClient: QueryClient, event: RealtimeEvent): vo
     void queryClient.invalidateQueries({ queryKey: broadcastKeys.all });
     return;
   }
+  // A known message sent again carries a change (a dispatch the hospital cancelled): it replaces ours.
   queryClient.setQueryData<BroadcastMessage[]>(broadcastKeys.all, (list = []) =>
-    list.some((message) => message._id === parsed.data._id) ? list : newestFirst([parsed.data, ...list]),
+    list.some((message) => message._id === parsed.data._id)
+      ? list.map((message) => (message._id === parsed.data._id ? parsed.data : message))
+      : newestFirst([parsed.data, ...list]),
   );
 }

@@ -9,6 +9,8 @@ import { clearSession, setSession } from '../../lib/session';
 
 vi.mock('../../lib/realtime/realtime', () => ({
   useChannel: () => undefined,
+  // The team alert bar (features/activation) listens on the user's channel once signed in.
+  useChannelMessages: () => undefined,
   useConnectionState: () => 'open',
 }));
 

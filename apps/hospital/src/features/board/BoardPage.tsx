@@ -9,6 +9,7 @@ import { BroadcastComposer } from '../broadcasts/BroadcastComposer';
 import { DispatchedCases } from '../broadcasts/DispatchedCases';
 import { useHospitals } from './queries';
 import { useSoundSetting } from './useP1Alerts';
+import { ActivationProposals } from '../activation/ActivationProposals';
 
 /** The console's home: the live inbound board of each hospital the user staffs. */
 export function BoardPage() {
@@ -47,6 +48,7 @@ export function BoardPage() {
               // side column (below the board on a narrow screen), so they never push the cards down.
               <div className="board-columns" key={h._id}>
                 <div className="board-main">
+                  <ActivationProposals hospitalId={h._id} />
                   <InboundBoard hospitalId={h._id} soundOn={soundOn} />
                   <DispatchedCases hospitalId={h._id} />
                 </div>

@@ -1,7 +1,8 @@
 import { dispatchMessages, type DispatchedCase } from '@inbound/contract';
 import { formatClock } from '../board/format';
 import { PriorityBadge } from '../board/PriorityBadge';
-import { useBroadcastUpdates, useDispatches } from './queries';
+import { useState } from 'react';
+import { useBroadcastUpdates, useCancelDispatch, useDispatches } from './queries';
 
 /**
  * On the board: the cases this hospital dispatched. One not yet loaded by a crew says so plainly
@@ -23,17 +24,23 @@ export function DispatchedCases({ hospitalId }: { hospitalId: string }) {
       </h2>
       <ul className="dispatched-list">
         {list.map((d) => (
-          <DispatchRow key={d._id} dispatch={d} />
+          <DispatchRow key={d._id} dispatch={d} hospitalId={hospitalId} />
         ))}
       </ul>
     </section>
   );
 }
 
-function DispatchRow({ dispatch: d }: { dispatch: DispatchedCase }) {
+function DispatchRow({ dispatch: d, hospitalId }: { dispatch: DispatchedCase; hospitalId: string }) {
   const claimed = d.claim !== null;
+  const cancel = useCancelDispatch(hospitalId);
+  const [confirming, setConfirming] = useState(false);
   return (
-    <li className={claimed ? 'dispatch-card dispatch-claimed' : 'dispatch-card dispatch-awaiting'}>
+    <li
+      className={
+        claimed || d.status === 'cancelled' ? 'dispatch-card dispatch-claimed' : 'dispatch-card dispatch-awaiting'
+      }
+    >
       <div className="dispatch-head">
         <span className="dispatch-number">{d.caseNumber}</span>
         <PriorityBadge priority={d.complaint?.priority ?? null} />
@@ -46,6 +53,10 @@ function DispatchRow({ dispatch: d }: { dispatch: DispatchedCase }) {
             <strong>{dispatchMessages.claimedBy(d.claim.truckName)}</strong> · {d.claim.agencyName} ·{' '}
             {formatClock(d.claim.at)}
           </>
+        ) : d.cancelled ? (
+          <>
+            <strong>{dispatchMessages.cancelled}</strong> · {d.cancelled.byName} · {formatClock(d.cancelled.at)}
+          </>
         ) : (
           <>
             <strong>{dispatchMessages.awaitingCrew}</strong> · {d.agency.name}
@@ -56,6 +67,31 @@ function DispatchRow({ dispatch: d }: { dispatch: DispatchedCase }) {
         Dispatched {formatClock(d.dispatchedAt)} by {d.dispatchedByName}
         {d.notes ? ` — ${d.notes}` : ''}
       </p>
+      {d.status === 'awaitingCrew' &&
+        (confirming ? (
+          <div className="dispatch-cancel">
+            <button
+              type="button"
+              className="button button-danger"
+              disabled={cancel.isPending}
+              onClick={() => cancel.mutate(d._id)}
+            >
+              Cancel dispatch {d.caseNumber}
+            </button>
+            <button type="button" className="button" onClick={() => setConfirming(false)}>
+              Keep it
+            </button>
+          </div>
+        ) : (
+          <button type="button" className="button button-small" onClick={() => setConfirming(true)}>
+            Cancel dispatch…
+          </button>
+        ))}
+      {cancel.error && (
+        <p role="alert" className="field-error">
+          {cancel.error.message}
+        </p>
+      )}
     </li>
   );
 }

@@ -61,6 +61,15 @@ export function useCreateDispatch(hospitalId: string) {
   });
 }
 
+/** Cancels a dispatch no crew has loaded yet (issue 15 item 6). */
+export function useCancelDispatch(hospitalId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (dispatchId: string) => api('cancelDispatch', { params: { id: hospitalId, dispatchId } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: broadcastKeys.dispatches(hospitalId) }),
+  });
+}
+
 /** The hospital's dispatched cases: awaiting a crew, and recently claimed. */
 export function useDispatches(hospitalId: string) {
   return useQuery({

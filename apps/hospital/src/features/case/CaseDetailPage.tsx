@@ -11,6 +11,7 @@ import { FeedbackPanel } from './FeedbackPanel';
 import { ArrivalPanel } from '../arrival/ArrivalPanel';
 import { MediaPanel } from './MediaPanel';
 import { useCaseChannel } from './queries';
+import { ActivationPanel } from '../activation/ActivationPanel';
 import { describeEvent } from './timeline';
 import './case-detail.css';
 
@@ -94,6 +95,7 @@ function CaseDetail({ hospitalId, c, now }: { hospitalId: string; c: BoardCaseDe
       </header>
       <main className="case-columns">
         <div className="case-column case-column-facts">
+          <ActivationPanel hospitalId={hospitalId} caseId={c.id} />
           <section className="panel" aria-labelledby="eta-title">
             <h2 id="eta-title">Arrival</h2>
             {c.arrivedAt ? (

@@ -84,6 +84,16 @@ export function describeEvent(entry: CaseTimelineEntry): string {
     case 'transfer':
       if (d.action === 'handedOver') return 'Case transferred to another crew';
       return d.action === 'receiverAdmitted' ? 'Another crew is taking over the case' : 'Case transfer ended';
+    case 'teamActivated':
+      return `${str(d.teamName)} team activated by ${str(d.byName)}`;
+    case 'teamAcknowledged':
+      return `${str(d.name)} (${str(d.teamName)} team): on my way`;
+    case 'teamRealerted':
+      return `Team alerted again (round ${str(d.round)})`;
+    case 'teamEscalated':
+      return 'No answer in time: backups alerted';
+    case 'teamStoodDown':
+      return `${str(d.teamName)} team stood down by ${str(d.byName)}`;
     default:
       return MEDIA_NAMES[entry.type] ? `${MEDIA_NAMES[entry.type]} added` : entry.type;
   }

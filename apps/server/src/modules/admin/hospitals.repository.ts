@@ -5,7 +5,8 @@ import type { DB, HospitalRow } from '../../db/schema.js';
 export type HospitalWrite = Pick<
   HospitalRow,
   'name' | 'non_twiage' | 'ed_phone_numbers' | 'supported_features' | 'latitude' | 'longitude'
->;
+> &
+  Partial<Pick<HospitalRow, 'stroke_center' | 'trauma_level'>> & { pci?: number };
 
 export function createAdminHospitalsRepository(db: Kysely<DB>) {
   return {

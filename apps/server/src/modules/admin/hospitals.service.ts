@@ -22,6 +22,7 @@ import { notFound } from '../../errors.js';
 import type { Principal } from '../auth/principal.js';
 import { changedKeys, requireOrgAdmin } from './agencies.service.js';
 import type { Transactional } from '../../db/transactional.js';
+import { capabilitiesOf } from '../hospitals/hospitals.service.js';
 import { recordAdminChange } from './audit.js';
 import type { AdminHospitalsRepository, HospitalWrite } from './hospitals.repository.js';
 
@@ -61,6 +62,7 @@ function toAdminHospital(row: HospitalRow, agencyIds: string[]): AdminHospital {
       row.latitude !== null && row.longitude !== null
         ? { latitude: Number(row.latitude), longitude: Number(row.longitude) }
         : null,
+    capabilities: capabilitiesOf(row),
     agencyIds,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -78,10 +80,17 @@ function toWrite(body: AdminUpdateHospitalBody, stored: Feature[]): Partial<Hosp
     ...(body.location !== undefined
       ? { latitude: body.location?.latitude ?? null, longitude: body.location?.longitude ?? null }
       : {}),
+    ...(body.capabilities !== undefined
+      ? {
+          stroke_center: body.capabilities.strokeCenter,
+          pci: toFlag(body.capabilities.pci),
+          trauma_level: body.capabilities.traumaLevel,
+        }
+      : {}),
   };
 }
 
-const EDITABLE = ['name', 'nonTwiage', 'edPhoneNumbers', 'supportedFeatures', 'location'] as const;
+const EDITABLE = ['name', 'nonTwiage', 'edPhoneNumbers', 'supportedFeatures', 'location', 'capabilities'] as const;
 
 export function createAdminHospitalsService({ repo: store, clock, newId = randomUUID }: AdminHospitalsServiceDeps) {
   const reader = store.read;

@@ -1,5 +1,6 @@
 /** Broadcast messages and the agencies each was sent to. Queries only. */
 import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import type { BroadcastMessage } from '@inbound/contract';
 import type { BroadcastIdempotencyKeysTable, BroadcastsTable, DB } from '../../db/schema.js';
 
 export type StoredBroadcastKey = Pick<Selectable<BroadcastIdempotencyKeysTable>, 'request_hash' | 'response'>;
@@ -102,6 +103,29 @@ export function createBroadcastsRepository(db: Kysely<DB>) {
         ...row,
         agencyIds: recipients.filter((r) => r.broadcast_id === row.id).map((r) => r.agency_id),
       }));
+    },
+
+    /** One broadcast as crews receive it (a cancelled dispatch's, sent again with its mark). */
+    async message(id: string): Promise<BroadcastMessage | null> {
+      const row = await db.selectFrom('broadcasts').selectAll().where('id', '=', id).executeTakeFirst();
+      if (!row) return null;
+      const agencies = await db
+        .selectFrom('broadcast_agencies')
+        .select('agency_id')
+        .where('broadcast_id', '=', id)
+        .orderBy('agency_id')
+        .execute();
+      return {
+        _id: row.id,
+        timestamp: row.created_at,
+        content: row.content,
+        urgent: row.urgent === 1,
+        type: row.type,
+        caseNumber: row.case_number,
+        senderOrganizationName: row.sender_organization_name,
+        emsAgencies: agencies.map((a) => a.agency_id),
+        cancelledAt: row.cancelled_at ?? null,
+      };
     },
   };
 }

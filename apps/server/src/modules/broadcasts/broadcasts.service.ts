@@ -211,6 +211,7 @@ export function createBroadcastsService({ repo, clock, publisher, hospitals, age
           caseNumber: row.case_number,
           senderOrganizationName: row.sender_organization_name,
           emsAgencies: row.agencyIds.filter((id) => principal.teamIds.includes(id)),
+          cancelledAt: row.cancelled_at ?? null,
         })),
       };
     },

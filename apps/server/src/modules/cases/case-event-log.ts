@@ -12,7 +12,8 @@ import type { CaseEventsTable } from '../../db/schema.js';
 export interface EventOrigin {
   caseId: string;
   seq: number;
-  actorUserId: string;
+  /** Null: the server itself (a scheduled re-alert). */
+  actorUserId: string | null;
   createdAt: string;
   clientCreatedAt: string | null;
 }
@@ -47,7 +48,7 @@ export function recordedEvent(row: Selectable<CaseEventsTable>): RecordedCaseEve
     seq: Number(row.seq),
     createdAt: row.created_at,
     clientCreatedAt: row.client_created_at,
-    actorUserId: row.actor_user_id,
+    actorUserId: row.actor_user_id === '' ? null : row.actor_user_id,
     type: row.type,
     payload: parseJson<unknown>(row.payload, null),
   });

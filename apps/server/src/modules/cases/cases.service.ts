@@ -118,6 +118,7 @@ export interface CasesServiceDeps {
 
 /** An ED's write of an inbound case (arrival, hand-over, diversion): the row, locked, and how to record. */
 export interface HospitalWrite {
+  trx: Transaction<DB>;
   current: CaseRow;
   now: string;
   emit: Emit;
@@ -171,6 +172,36 @@ export function createCasesService(deps: CasesServiceDeps) {
     });
   /** After a commit that recorded events: the outbox relays them now. */
   const committed = () => deps.outbox?.wake();
+
+  /**
+   * A write of another module under the case's row lock (arrival, hand-over, diversion, team activation):
+   * one transaction with the events `apply` emits (actor: `actorUserId`, null for the server's own
+   * scheduler), relayed by the outbox after the commit. Null when the case is gone.
+   */
+  async function lockedWrite<T>(
+    caseId: string,
+    actorUserId: string | null,
+    apply: (write: HospitalWrite) => Promise<T>,
+  ): Promise<T | null> {
+    let recorded = 0;
+    const result = await repo.transaction(async (trx) => {
+      const current = await repo.lockForWrite(trx, caseId);
+      if (!current) return null;
+      const now = clock.now().toISOString();
+      let seq = Number(current.version);
+      const emit: Emit = async (type, payload) => {
+        seq += 1;
+        const origin = { caseId, seq, actorUserId, createdAt: now, clientCreatedAt: null };
+        const event = newCaseEvent(origin, type, payload);
+        await repo.appendEvent(trx, event);
+        recorded += 1;
+        return event;
+      };
+      return apply({ trx, current, now, emit, update: (changes) => repo.updateCase(trx, caseId, changes) });
+    });
+    if (recorded > 0) committed();
+    return result;
+  }
 
   /**
    * Records one event of the case in a caller's transaction (board, dispatch, transfers), under the
@@ -391,6 +422,21 @@ export function createCasesService(deps: CasesServiceDeps) {
     },
 
     /**
+     * For modules that record what the case's destination does with it (team activation): `apply` runs
+     * under the case's row lock in one transaction with the events it emits (actor: `actorUserId`, null
+     * for the server's own scheduler) and whatever it writes itself; the outbox announces them after the
+     * commit. Null when the case is gone or no longer coming to `hospitalId`.
+     */
+    recordAtDestination<T>(
+      input: { caseId: string; hospitalId: string; actorUserId: string | null },
+      apply: (trx: Transaction<DB>, current: CaseRow, emit: Emit, now: string) => Promise<T>,
+    ): Promise<T | null> {
+      return lockedWrite(input.caseId, input.actorUserId, async ({ trx, current, emit, now }) =>
+        current.destination_hospital_id === input.hospitalId ? apply(trx, current, emit, now) : null,
+      );
+    },
+
+    /**
      * Starts the case of a claimed dispatch in the claim's transaction (dispatch module): the crew owns
      * it, the dispatching hospital is its destination, the dispatch's complaint its complaint. The
      * caller calls `committed` after its commit.
@@ -448,29 +494,12 @@ export function createCasesService(deps: CasesServiceDeps) {
      * user, committed and relayed like every case write. `apply` decides from the locked row; it may
      * record nothing (a repeat), and answers what the caller returns.
      */
-    async hospitalWrite<T>(
+    hospitalWrite<T>(
       caseId: string,
       actorUserId: string,
       apply: (write: HospitalWrite) => Promise<T>,
     ): Promise<T | null> {
-      let recorded = 0;
-      const result = await repo.transaction(async (trx) => {
-        const current = await repo.lockForWrite(trx, caseId);
-        if (!current) return null;
-        const now = clock.now().toISOString();
-        let seq = Number(current.version);
-        const emit: Emit = async (type, payload) => {
-          seq += 1;
-          const origin = { caseId, seq, actorUserId, createdAt: now, clientCreatedAt: null };
-          const event = newCaseEvent(origin, type, payload);
-          await repo.appendEvent(trx, event);
-          recorded += 1;
-          return event;
-        };
-        return apply({ current, now, emit, update: (changes) => repo.updateCase(trx, caseId, changes) });
-      });
-      if (recorded > 0) committed();
-      return result;
+      return lockedWrite(caseId, actorUserId, apply);
     },
 
     /**

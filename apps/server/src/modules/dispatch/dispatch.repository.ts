@@ -37,8 +37,24 @@ export function createDispatchRepository(db: Kysely<DB>) {
         .set({ case_id: caseId, claimed_by: userId, claimed_at: at })
         .where('id', '=', id)
         .where('case_id', 'is', null)
+        // A cancelled dispatch is not claimed (the cancel and the claim: whichever updates first wins).
+        .where('cancelled_at', 'is', null)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
+    },
+
+    /** Cancels the dispatch and marks its broadcast, if no crew has claimed it: answers whether it did. */
+    async cancel(trx: Transaction<DB>, row: DispatchRow, byName: string, at: string): Promise<boolean> {
+      const result = await trx
+        .updateTable('case_dispatches')
+        .set({ cancelled_at: at, cancelled_by_name: byName })
+        .where('id', '=', row.id)
+        .where('case_id', 'is', null)
+        .where('cancelled_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return false;
+      await trx.updateTable('broadcasts').set({ cancelled_at: at }).where('id', '=', row.broadcast_id).execute();
+      return true;
     },
 
     /** The hospital's dispatches made since `since`, newest first. */

@@ -18,6 +18,9 @@ export function dispatchRoutes(app: FastifyInstance, ctx: RouteContext, dispatch
     },
     { status: 201 },
   );
+  bindRoute(app, ctx, routes.cancelDispatch, ({ principal, params }) =>
+    dispatch.cancel(principal, params.id, params.dispatchId),
+  );
   bindRoute(app, ctx, routes.claimDispatch, ({ principal, params, body }) =>
     dispatch.claim(principal, params.caseNumber, body),
   );

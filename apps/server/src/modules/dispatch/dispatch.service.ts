@@ -19,6 +19,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import {
   BOARD_HISTORY_HOURS,
+  dispatchMessages,
   channelName,
   HOSPITAL_EVENTS,
   serverMessages,
@@ -59,7 +60,7 @@ export interface DispatchServiceDeps {
   clock: Clock;
   publisher: RealtimePublisher;
   broadcasts: Pick<BroadcastsService, 'requireSender' | 'announce' | 'senderName' | 'recipients'>;
-  broadcastStore: Pick<BroadcastsRepository, 'findKey' | 'write'>;
+  broadcastStore: Pick<BroadcastsRepository, 'findKey' | 'write' | 'message'>;
   agencies: {
     agencyForCase(agencyId: string): Promise<{ id: string; complaintSetName: string; truckIds: string[] } | null>;
     agencyIdsDeliveringTo(hospitalId: string): Promise<string[]>;
@@ -120,13 +121,14 @@ export function createDispatchService(deps: DispatchServiceDeps) {
         complaint: complaintOf(setById.get(row.complaint_set_id) ?? null, row.complaint_id),
         notes: row.notes,
         urgent: fromFlag(row.urgent),
-        status: row.case_id ? 'claimed' : 'awaitingCrew',
+        status: row.case_id ? 'claimed' : row.cancelled_at ? 'cancelled' : 'awaitingCrew',
         dispatchedAt: row.created_at,
         dispatchedByName: row.created_by_name,
         claim:
           row.case_id && row.claimed_at
             ? { caseId: row.case_id, truckName: trucks.get(row.case_id) ?? '', agencyName, at: row.claimed_at }
             : null,
+        cancelled: row.cancelled_at ? { at: row.cancelled_at, byName: row.cancelled_by_name ?? '' } : null,
       };
     });
   }
@@ -138,7 +140,7 @@ export function createDispatchService(deps: DispatchServiceDeps) {
     });
 
   const claimable = (row: DispatchRow) =>
-    clock.now().getTime() - new Date(row.created_at).getTime() < DISPATCH_CLAIM_WINDOW_MS;
+    !row.cancelled_at && clock.now().getTime() - new Date(row.created_at).getTime() < DISPATCH_CLAIM_WINDOW_MS;
 
   return {
     /** GET /v4/hospitals/{id}/dispatch-options: the composer's agencies and their complaints. */
@@ -289,6 +291,34 @@ export function createDispatchService(deps: DispatchServiceDeps) {
       await broadcasts.requireSender(principal, hospitalId);
       const since = new Date(clock.now().getTime() - DISPATCH_CLAIM_WINDOW_MS).toISOString();
       return { data: await views(await repo.forHospital(hospitalId, since, LIST_LIMIT)) };
+    },
+
+    /**
+     * POST /v4/hospitals/{id}/dispatches/{dispatchId}/cancel: only while no crew has claimed it (the
+     * claim and the cancel each update the row only if the other has not, so one of them wins). The
+     * emsDispatch broadcast is marked and sent again, so each crew's Message Center shows it cancelled.
+     */
+    async cancel(principal: Principal, hospitalId: string, dispatchId: string): Promise<DispatchedCase> {
+      await broadcasts.requireSender(principal, hospitalId);
+      const row = await repo.findById(dispatchId);
+      if (row?.hospital_id !== hospitalId) throw notFound('Dispatch');
+      if (row.case_id !== null) throw conflict(dispatchMessages.alreadyClaimed);
+      if (!row.cancelled_at) {
+        const byName = await broadcasts.senderName(principal);
+        const now = clock.now().toISOString();
+        const done = await repo.transaction((trx) => repo.cancel(trx, row, byName, now));
+        if (!done) {
+          const current = await repo.findById(dispatchId);
+          if (current?.case_id) throw conflict(dispatchMessages.alreadyClaimed);
+        } else {
+          const message = await broadcastStore.message(row.broadcast_id);
+          if (message) await broadcasts.announce(message, hospitalId);
+          await announceDispatch(hospitalId, dispatchId);
+        }
+      }
+      const [view] = await views([(await repo.findById(dispatchId)) ?? row]);
+      if (!view) throw notFound('Dispatch');
+      return view;
     },
 
     /** POST /v4/dispatched-cases/{caseNumber}/claim: answers the case the crew now owns. */

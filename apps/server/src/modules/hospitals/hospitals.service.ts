@@ -2,7 +2,14 @@
  * Hospitals and their statuses. Who may read one: its ED staff, organisation admins, and crews whose
  * teams deliver to it — the same people who will see it in a team's hospital list.
  */
-import type { Feature, Hospital, HospitalStatus, HospitalStatusesResponse } from '@inbound/contract';
+import {
+  StrokeCenterLevel,
+  type Feature,
+  type Hospital,
+  type HospitalCapabilities,
+  type HospitalStatus,
+  type HospitalStatusesResponse,
+} from '@inbound/contract';
 import { fromFlag, parseJson } from '../../db/json.js';
 import type { HospitalRow } from '../../db/schema.js';
 import { forbidden, notFound } from '../../errors.js';
@@ -77,5 +84,17 @@ function toHospital(row: HospitalRow, statuses: StatusRow[]): Hospital {
       row.latitude !== null && row.longitude !== null
         ? { latitude: Number(row.latitude), longitude: Number(row.longitude) }
         : null,
+    capabilities: capabilitiesOf(row),
+  };
+}
+
+/** The row's capability columns as the contract has them (an unknown stored level reads as none). */
+export function capabilitiesOf(row: Pick<HospitalRow, 'stroke_center' | 'pci' | 'trauma_level'>): HospitalCapabilities {
+  const level = StrokeCenterLevel.safeParse(row.stroke_center);
+  const trauma = row.trauma_level === null || row.trauma_level === undefined ? null : Number(row.trauma_level);
+  return {
+    strokeCenter: level.success ? level.data : null,
+    pci: fromFlag(row.pci),
+    traumaLevel: trauma !== null && trauma >= 1 && trauma <= 5 ? trauma : null,
   };
 }

@@ -112,9 +112,12 @@ export function createPushService(deps: PushServiceDeps) {
     userIds: readonly string[],
     topicsFor: (userId: string) => string[],
     payload: PushPayload,
+    always: boolean,
   ): Promise<void> {
     const offline: string[] = [];
-    for (const userId of new Set(userIds)) if (!(await connections.isUserConnected(userId))) offline.push(userId);
+    for (const userId of new Set(userIds)) {
+      if (always || !(await connections.isUserConnected(userId))) offline.push(userId);
+    }
     if (offline.length === 0) return;
     const topics = [...new Set(offline.flatMap(topicsFor))];
     const rows = await repo.forUsersAndTopics(offline, topics);
@@ -153,10 +156,17 @@ export function createPushService(deps: PushServiceDeps) {
 
     /**
      * Pushes to those of `userIds` with no open socket, on their subscriptions to `topicsFor(user)`.
-     * Runs in the background: a slow push service never delays the write that caused it.
+     * Runs in the background: a slow push service never delays the write that caused it. `always`: push
+     * even to users with a socket open (a team alert must reach the phone in a pocket, not only the
+     * console left open on a desk).
      */
-    notify(userIds: readonly string[], topicsFor: (userId: string) => string[], payload: PushPayload): void {
-      const job = notifyNow(userIds, topicsFor, payload)
+    notify(
+      userIds: readonly string[],
+      topicsFor: (userId: string) => string[],
+      payload: PushPayload,
+      options: { always?: boolean } = {},
+    ): void {
+      const job = notifyNow(userIds, topicsFor, payload, options.always ?? false)
         .catch((error: unknown) => deps.onError?.(error))
         .finally(() => inFlight.delete(job));
       inFlight.add(job);

@@ -2,11 +2,14 @@ import { useId, useState, type FormEvent } from 'react';
 import {
   AdminCreateHospitalBody,
   HOSPITAL_FEATURES,
+  NO_CAPABILITIES,
   type AdminHospital,
+  type HospitalCapabilities,
   type HospitalFeatureName,
 } from '@inbound/contract';
 import { fieldErrors, type FieldErrors } from '../agencies/formErrors';
 import { TextField } from '../TextField';
+import { CapabilitiesFieldset } from '../../activation/CapabilitiesFieldset';
 
 /** What each §3 feature does, in words an administrator can decide on. */
 export const FEATURE_LABELS: Record<HospitalFeatureName, string> = {
@@ -25,6 +28,7 @@ interface Draft {
   features: Record<string, boolean>;
   latitude: string;
   longitude: string;
+  capabilities: HospitalCapabilities;
 }
 
 function draftOf(h: AdminHospital | null): Draft {
@@ -35,6 +39,7 @@ function draftOf(h: AdminHospital | null): Draft {
     features: Object.fromEntries(h?.supportedFeatures.map((f) => [f.name, f.enabled]) ?? []),
     latitude: h?.location ? String(h.location.latitude) : '',
     longitude: h?.location ? String(h.location.longitude) : '',
+    capabilities: h?.capabilities ?? NO_CAPABILITIES,
   };
 }
 
@@ -48,6 +53,7 @@ function bodyOf(d: Draft): unknown {
     edPhoneNumbers: d.phones,
     supportedFeatures: HOSPITAL_FEATURES.map((name) => ({ name, enabled: d.features[name] ?? false })),
     location: noLocation ? null : { latitude: coordinate(d.latitude), longitude: coordinate(d.longitude) },
+    capabilities: d.capabilities,
   };
 }
 
@@ -180,6 +186,8 @@ export function HospitalForm({ hospital, saving, saveError, onSave, onCancel }: 
         </div>
         <p className="muted small">Leave both empty when the location is unknown.</p>
       </fieldset>
+
+      <CapabilitiesFieldset value={draft.capabilities} onChange={(capabilities) => set({ capabilities })} />
 
       {Object.keys(errors).length > 0 && (
         <p className="field-error" role="alert">
