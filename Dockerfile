@@ -13,9 +13,11 @@ ARG NODE_IMAGE=docker.io/library/node:20-bookworm-slim
 # ---- the web apps' build ------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
-# better-sqlite3 compiles from source when no prebuilt binary can be fetched.
+# better-sqlite3 compiles from source when no prebuilt binary can be fetched; node-gyp then takes Node's
+# C headers from the base image (nodedir) rather than downloading them, which a closed network refuses.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
-    && rm -rf /var/lib/apt/lists/*
+    && rm -rf /var/lib/apt/lists/* \
+    && echo "nodedir=$(dirname "$(dirname "$(readlink -f "$(command -v node)")")")" >> /root/.npmrc
 COPY package.json package-lock.json .npmrc ./
 COPY packages/contract/package.json packages/contract/
 COPY apps/server/package.json apps/server/

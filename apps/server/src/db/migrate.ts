@@ -18,6 +18,7 @@ import * as referenceVersion from './migrations/20261125_0940_reference_version.
 import * as protocols from './migrations/20261125_1100_protocols.js';
 import * as security from './migrations/20261125_1130_security.js';
 import * as caseOutbox from './migrations/20261125_1140_case_outbox.js';
+import * as protocolImports from './migrations/20261125_1300_protocol_imports.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121_2330_initial_schema': initialSchema,
@@ -35,6 +36,7 @@ export const migrations: Record<string, Migration> = {
   '20261125_1100_protocols': protocols,
   '20261125_1130_security': security,
   '20261125_1140_case_outbox': caseOutbox,
+  '20261125_1300_protocol_imports': protocolImports,
 };
 
 function migrator(db: Kysely<unknown>): Migrator {
