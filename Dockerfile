@@ -26,7 +26,11 @@ COPY apps/hospital/package.json apps/hospital/
 COPY e2e/package.json e2e/
 COPY bench/package.json bench/
 COPY tests/no-loss/package.json tests/no-loss/
-RUN npm ci --no-audit --no-fund
+# Behind a TLS-inspecting proxy, pass its CA bundle as the build secret `ca`
+# (`--secret id=ca,src=/etc/ssl/certs/ca-certificates.crt`); without it npm uses its own CAs.
+RUN --mount=type=secret,id=ca,required=false \
+    if [ -s /run/secrets/ca ]; then export npm_config_cafile=/run/secrets/ca; fi \
+    && npm ci --no-audit --no-fund
 COPY tsconfig.base.json ./
 COPY packages/contract packages/contract
 COPY apps/crew apps/crew
@@ -35,7 +39,9 @@ RUN npm run build
 
 # ---- the server's production dependencies only --------------------------------------------------
 FROM build AS server-deps
-RUN rm -rf node_modules apps/*/node_modules packages/*/node_modules \
+RUN --mount=type=secret,id=ca,required=false \
+    if [ -s /run/secrets/ca ]; then export npm_config_cafile=/run/secrets/ca; fi \
+    && rm -rf node_modules apps/*/node_modules packages/*/node_modules \
     && npm ci --no-audit --no-fund --omit=dev --workspace @inbound/server
 
 # ---- what runs ----------------------------------------------------------------------------------

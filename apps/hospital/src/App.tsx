@@ -26,6 +26,9 @@ const UsersPage = lazy(() => import('./features/admin/users/UsersPage').then((m)
 const AuditLogPage = lazy(() =>
   import('./features/admin/audit/AuditLogPage').then((m) => ({ default: m.AuditLogPage })),
 );
+const ProtocolLibraryPage = lazy(() =>
+  import('./features/admin/protocols/ProtocolLibraryPage').then((m) => ({ default: m.ProtocolLibraryPage })),
+);
 const ProtocolReviewPage = lazy(() =>
   import('./features/admin/protocols/ProtocolReviewPage').then((m) => ({ default: m.ProtocolReviewPage })),
 );
@@ -54,6 +57,7 @@ function SignedIn() {
           <Route path="users" element={<UsersPage />} />
           <Route path="audit-log" element={<AuditLogPage />} />
           <Route path="protocol-questions" element={<ProtocolReviewPage />} />
+          <Route path="protocol-library" element={<ProtocolLibraryPage />} />
           <Route path="*" element={<Navigate to="users" replace />} />
         </Route>
         <Route path="*" element={<Navigate to="/" replace />} />

@@ -16,6 +16,7 @@ export const ADMIN_SECTIONS = [
   { to: 'users', label: 'Users' },
   { to: 'audit-log', label: 'Audit log' },
   { to: 'protocol-questions', label: 'Protocol questions' },
+  { to: 'protocol-library', label: 'Protocol library' },
 ] as const;
 
 export function AdminLayout() {
