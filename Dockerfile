@@ -20,9 +20,12 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
     && echo "nodedir=$(dirname "$(dirname "$(readlink -f "$(command -v node)")")")" >> /root/.npmrc
 COPY package.json package-lock.json .npmrc ./
 COPY packages/contract/package.json packages/contract/
+COPY packages/client/package.json packages/client/
+COPY packages/gps/package.json packages/gps/
 COPY apps/server/package.json apps/server/
 COPY apps/crew/package.json apps/crew/
 COPY apps/hospital/package.json apps/hospital/
+COPY apps/desktop/package.json apps/desktop/
 COPY e2e/package.json e2e/
 COPY bench/package.json bench/
 COPY tests/no-loss/package.json tests/no-loss/
@@ -33,6 +36,7 @@ RUN --mount=type=secret,id=ca,required=false \
     && npm ci --no-audit --no-fund
 COPY tsconfig.base.json ./
 COPY packages/contract packages/contract
+COPY packages/client packages/client
 COPY apps/crew apps/crew
 COPY apps/hospital apps/hospital
 RUN npm run build

@@ -40,7 +40,7 @@ test('admin uploads a protocol PDF, sees it read and listed, and a broken one fa
   await page.getByRole('button', { name: 'Upload' }).click();
   await expect(page.getByText('Added HEAT STROKE (2 pages).')).toBeVisible({ timeout: 60_000 });
   await expect(
-    page.getByRole('table', { name: 'Protocol documents' }).getByRole('cell', { name: 'HEAT STROKE' }),
+    page.getByRole('table', { name: 'Protocol documents' }).getByRole('cell', { name: 'HEAT STROKE', exact: true }),
   ).toBeVisible();
 
   await file.setInputFiles({
@@ -49,7 +49,7 @@ test('admin uploads a protocol PDF, sees it read and listed, and a broken one fa
     buffer: Buffer.from('%PDF-1.4\nnot really a PDF\n%%EOF\n'),
   });
   await page.getByRole('button', { name: 'Upload' }).click();
-  await expect(page.getByText(/^Failed: /)).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText(/^Failed: The file could not be read: /)).toBeVisible({ timeout: 60_000 });
 
   await snap(page, testInfo, 'admin-protocol-library');
   await context.close();

@@ -165,7 +165,7 @@ describe('protocol uploads in the console', () => {
     expect(res.statusCode).toBe(202);
     const job = await finished(ProtocolImport.parse(res.json()).id);
     expect(job.status).toBe('failed');
-    expect(job.message).toMatch(/\S/);
+    expect(job.message).toMatch(/^The file could not be read: \S/);
     expect((await library(HILLTOP)).documents.length).toBe(before);
   });
 

@@ -126,7 +126,9 @@ export function createProtocolImports(deps: {
         finished_at: finished,
       });
     } catch (error) {
-      const message = (error as Error).message || 'The file could not be read.';
+      // The library's own refusals name the file; a reader's error ("Invalid PDF structure.") gets said what failed.
+      const reason = (error as Error).message || 'unknown error';
+      const message = reason.startsWith(row.source_name) ? reason : `The file could not be read: ${reason}`;
       deps.log.warn({ importId: row.id, reason: message }, 'protocol import failed');
       const finished = now();
       await repo.update(row.id, { status: 'failed', message, updated_at: finished, finished_at: finished });
