@@ -156,7 +156,8 @@ export async function runProtocols(runs = Number(process.env.BENCH_RUNS ?? 3)): 
       const timed = await timedImport(dataDir, folders);
       report.importSeconds.push(timed.seconds);
       report.importCpuSeconds.push(timed.cpuSeconds);
-      if (i < runs - 1) continue;
+      // BENCH_PROTOCOLS_IMPORT_ONLY=1: the import figure alone (no server, no questions).
+      if (i < runs - 1 || process.env.BENCH_PROTOCOLS_IMPORT_ONLY === '1') continue;
       // The last run's library serves the retrieval and latency figures.
       const server = await startServer(await freePort(), { DATA_DIR: dataDir, SEED_DEMO: 'false' });
       try {
