@@ -12,7 +12,8 @@ WORK="${IMAGE_WORK:-/var/tmp/inbound-image}"
 BASE=localhost/node:20-bookworm-slim
 IMAGE=localhost/inbound:test
 PORT="${IMAGE_TEST_PORT:-18089}"
-# vfs works inside containers and sandboxes where overlayfs cannot be mounted.
+# vfs works inside containers and sandboxes where overlayfs cannot be mounted, but copies the whole file
+# system for every layer: the build needs tens of GB free (47 GB were used here before the last stage).
 PODMAN=(podman --storage-driver=vfs)
 mkdir -p "$WORK"
 
