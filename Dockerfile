@@ -13,27 +13,39 @@ ARG NODE_IMAGE=docker.io/library/node:20-bookworm-slim
 # ---- the web apps' build ------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
-# better-sqlite3 compiles from source when no prebuilt binary can be fetched.
+# better-sqlite3 compiles from source when no prebuilt binary can be fetched; node-gyp then takes Node's
+# C headers from the base image (nodedir) rather than downloading them, which a closed network refuses.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
-    && rm -rf /var/lib/apt/lists/*
+    && rm -rf /var/lib/apt/lists/* \
+    && echo "nodedir=$(dirname "$(dirname "$(readlink -f "$(command -v node)")")")" >> /root/.npmrc
 COPY package.json package-lock.json .npmrc ./
 COPY packages/contract/package.json packages/contract/
+COPY packages/client/package.json packages/client/
+COPY packages/gps/package.json packages/gps/
 COPY apps/server/package.json apps/server/
 COPY apps/crew/package.json apps/crew/
 COPY apps/hospital/package.json apps/hospital/
+COPY apps/desktop/package.json apps/desktop/
 COPY e2e/package.json e2e/
 COPY bench/package.json bench/
 COPY tests/no-loss/package.json tests/no-loss/
-RUN npm ci --no-audit --no-fund
+# Behind a TLS-inspecting proxy, pass its CA bundle as the build secret `ca`
+# (`--secret id=ca,src=/etc/ssl/certs/ca-certificates.crt`); without it npm uses its own CAs.
+RUN --mount=type=secret,id=ca,required=false \
+    if [ -s /run/secrets/ca ]; then export npm_config_cafile=/run/secrets/ca; fi \
+    && npm ci --no-audit --no-fund
 COPY tsconfig.base.json ./
 COPY packages/contract packages/contract
+COPY packages/client packages/client
 COPY apps/crew apps/crew
 COPY apps/hospital apps/hospital
 RUN npm run build
 
 # ---- the server's production dependencies only --------------------------------------------------
 FROM build AS server-deps
-RUN rm -rf node_modules apps/*/node_modules packages/*/node_modules \
+RUN --mount=type=secret,id=ca,required=false \
+    if [ -s /run/secrets/ca ]; then export npm_config_cafile=/run/secrets/ca; fi \
+    && rm -rf node_modules apps/*/node_modules packages/*/node_modules \
     && npm ci --no-audit --no-fund --omit=dev --workspace @inbound/server
 
 # ---- what runs ----------------------------------------------------------------------------------

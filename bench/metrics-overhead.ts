@@ -9,15 +9,19 @@
  * (BENCH_RATE requests/s each, so a slow server does not get fewer requests), for BENCH_DURATION_S
  * seconds: the server's CPU seconds over the requests answered = CPU µs per request. Three rounds per
  * call; the median of each side (mean of its two servers) and the overhead are printed beside the
- * target, with the load average. The direct cost of recording one request (counter + histogram) is
- * measured in-process and printed too. Never asserts.
+ * target, with the load average. The fixed cost (CPU per second of an unloaded server over one scrape
+ * interval: event-loop sampling, process collectors, the scrape) is measured first and printed; the
+ * per-request figure is then also given with that fixed cost taken out, since at BENCH_RATE it is spread
+ * over few requests. The direct cost of recording one request (counter + histogram) is measured
+ * in-process and printed too. Never asserts.
  */
 import autocannon from 'autocannon';
+import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { authorizationHeader, routes, type SignInResponse } from '@inbound/contract';
 import { pad, padStart, verdict } from './lib/format';
 import { createMetrics } from '../apps/server/src/modules/ops/metrics';
-import { coresUsed, freePort, startServer, type BenchServer } from './lib/server';
+import { coresUsed, freePort, REPO_ROOT, startServer, type BenchServer } from './lib/server';
 
 export const OVERHEAD_TARGET = 0.05;
 const RATE = Number(process.env.BENCH_RATE ?? 150);
@@ -25,6 +29,7 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
 const ROUNDS = 3;
 const CONNECTIONS = 20;
 const SCRAPE_EVERY_MS = 15_000;
+const IDLE_S = SCRAPE_EVERY_MS / 1000;
 const LIMITS = { SIGNIN_LIMIT_PER_ADDRESS: '100000000', SIGNIN_LIMIT_PER_ACCOUNT: '100000000' };
 
 async function signIn(url: string): Promise<string> {
@@ -37,7 +42,18 @@ async function signIn(url: string): Promise<string> {
   return ((await response.json()) as SignInResponse).authorizationToken.token;
 }
 
-async function load(server: BenchServer, path: string, token: string | null) {
+/**
+ * CPU seconds per wall second of an unloaded server over IDLE_S (one scrape interval, so it holds exactly
+ * one scrape of a server with metrics on): the fixed cost — timers, process collectors, the scrape —
+ * that a low request rate would otherwise spread over its few requests.
+ */
+async function idleCoresUsed(server: BenchServer): Promise<number> {
+  const cores = coresUsed(server.cpuSeconds);
+  await new Promise((resolve) => setTimeout(resolve, IDLE_S * 1000));
+  return cores();
+}
+
+async function load(server: BenchServer, path: string, token: string | null, idleCores: number) {
   const cores = coresUsed(server.cpuSeconds);
   const result = await autocannon({
     url: server.url,
@@ -48,7 +64,14 @@ async function load(server: BenchServer, path: string, token: string | null) {
   });
   const cpuSeconds = cores() * DURATION_S;
   const answered = result.requests.total - result.non2xx;
-  return { us: answered > 0 ? (cpuSeconds * 1e6) / answered : NaN, p99: result.latency.p99, answered };
+  const perRequest = (seconds: number) => (answered > 0 ? (seconds * 1e6) / answered : NaN);
+  return {
+    us: perRequest(cpuSeconds),
+    /** The fixed cost per second taken out: what each further request costs. */
+    marginalUs: perRequest(cpuSeconds - idleCores * DURATION_S),
+    p99: result.latency.p99,
+    answered,
+  };
 }
 
 /** CPU µs of `httpRequest` (the per-request work of the metrics), median of three runs of 200,000. */
@@ -62,6 +85,15 @@ function recordCostUs(): number {
     runs.push((used.user + used.system) / 200_000);
   }
   return median(runs);
+}
+
+/** The request path alone, on vs off, in one process: apps/server/src/modules/ops/metrics-ab.ts. */
+function inProcessAb(): { onUs: number; offUs: number } {
+  const out = execFileSync('npx', ['tsx', 'apps/server/src/modules/ops/metrics-ab.ts'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+  });
+  return JSON.parse(out.trim().split('\n').at(-1)!) as { onUs: number; offUs: number };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -87,28 +119,47 @@ export async function runMetricsOverhead(): Promise<{ call: string; onUs: number
     console.info(
       `\n== metrics overhead: CPU µs per request, metrics on vs off, both loaded at once, open loop ${RATE} req/s each of 4 servers (ABBA), ${DURATION_S} s × ${ROUNDS} (load average ${loadavg()[0]!.toFixed(2)})`,
     );
+    const idle = await Promise.all(servers.map(idleCoresUsed));
+    const idleOn = (idle[0]! + idle[3]!) / 2;
+    const idleOff = (idle[1]! + idle[2]!) / 2;
+    console.info(
+      `  fixed cost, unloaded over ${IDLE_S} s (one scrape): on ${(idleOn * 1000).toFixed(2)} ms CPU/s, off ${(idleOff * 1000).toFixed(2)} ms CPU/s`,
+    );
     for (const call of calls) {
-      await Promise.all(servers.map((server) => load(server, call.path, null))); // warm-up
+      await Promise.all(servers.map((server, i) => load(server, call.path, null, idle[i]!))); // warm-up
       const onUs: number[] = [];
       const offUs: number[] = [];
+      const onMarginal: number[] = [];
+      const offMarginal: number[] = [];
       const p99: string[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         const [a1, b1, b2, a2] = await Promise.all(
-          servers.map((server, i) => load(server, call.path, call.auth ? tokens[i]! : null)),
+          servers.map((server, i) => load(server, call.path, call.auth ? tokens[i]! : null, idle[i]!)),
         );
         onUs.push((a1!.us + a2!.us) / 2);
         offUs.push((b1!.us + b2!.us) / 2);
+        onMarginal.push((a1!.marginalUs + a2!.marginalUs) / 2);
+        offMarginal.push((b1!.marginalUs + b2!.marginalUs) / 2);
         p99.push(`${Math.max(a1!.p99, a2!.p99)}/${Math.max(b1!.p99, b2!.p99)}`);
       }
       const onMedian = median(onUs);
       const offMedian = median(offUs);
       const overhead = onMedian / offMedian - 1;
+      const marginalOverhead = median(onMarginal) / median(offMarginal) - 1;
       figures.push({ call: call.name, onUs: onMedian, offUs: offMedian });
       console.info(
         `  ${pad(call.name, 10)} on ${padStart(onMedian.toFixed(0), 5)} µs  off ${padStart(offMedian.toFixed(0), 5)} µs  overhead ${padStart((overhead * 100).toFixed(1), 5)} % (target ≤ ${OVERHEAD_TARGET * 100} %) ${verdict(overhead <= OVERHEAD_TARGET)}   rounds on ${onUs.map((u) => u.toFixed(0)).join('/')} off ${offUs.map((u) => u.toFixed(0)).join('/')} µs, p99 on/off ms ${p99.join(' ')}`,
       );
+      console.info(
+        `  ${pad('', 10)} per request with the fixed cost apart: on ${padStart(median(onMarginal).toFixed(0), 5)} µs  off ${padStart(median(offMarginal).toFixed(0), 5)} µs  overhead ${padStart((marginalOverhead * 100).toFixed(1), 5)} % (target ≤ ${OVERHEAD_TARGET * 100} %) ${verdict(marginalOverhead <= OVERHEAD_TARGET)}`,
+      );
     }
     console.info(`  recording one request in-process (counter + histogram): ${recordCostUs().toFixed(2)} µs CPU`);
+    const ab = inProcessAb();
+    const abOverhead = ab.onUs / ab.offUs - 1;
+    console.info(
+      `  request path in one process (inject, users/me, median of 5 × 3,000): on ${ab.onUs.toFixed(1)} µs  off ${ab.offUs.toFixed(1)} µs  overhead ${(abOverhead * 100).toFixed(1)} % (target ≤ ${OVERHEAD_TARGET * 100} %) ${verdict(abOverhead <= OVERHEAD_TARGET)}`,
+    );
     console.info(`  load average after: ${loadavg()[0]!.toFixed(2)} (2 cores; other work inflates both sides alike)`);
   } finally {
     clearInterval(scraper);

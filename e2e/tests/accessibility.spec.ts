@@ -117,7 +117,7 @@ for (const size of SIZES) {
       const admin = await adminContext.newPage();
       await signInToConsole(admin, users.admin.username);
       await expect(admin.getByRole('navigation', { name: 'Administration' })).toBeVisible();
-      for (const section of ['agencies', 'hospitals', 'complaint-sets', 'users', 'audit-log']) {
+      for (const section of ['agencies', 'hospitals', 'complaint-sets', 'users', 'audit-log', 'protocol-library']) {
         await admin.goto(`/hospital/admin/${section}`);
         await expect(admin.getByRole('heading', { level: 1 }).first()).toBeVisible();
         await check(admin, found, `console admin ${section}`);

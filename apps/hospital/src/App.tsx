@@ -31,6 +31,9 @@ const AuditLogPage = lazy(() =>
   import('./features/admin/audit/AuditLogPage').then((m) => ({ default: m.AuditLogPage })),
 );
 const TeamsPage = lazy(() => import('./features/activation/TeamsPage').then((m) => ({ default: m.TeamsPage })));
+const ProtocolLibraryPage = lazy(() =>
+  import('./features/admin/protocols/ProtocolLibraryPage').then((m) => ({ default: m.ProtocolLibraryPage })),
+);
 const ProtocolReviewPage = lazy(() =>
   import('./features/admin/protocols/ProtocolReviewPage').then((m) => ({ default: m.ProtocolReviewPage })),
 );
@@ -80,6 +83,7 @@ function SignedInRoutes() {
           <Route path="audit-log" element={<AuditLogPage />} />
           <Route path="protocol-questions" element={<ProtocolReviewPage />} />
           <Route path="teams" element={<TeamsPage />} />
+          <Route path="protocol-library" element={<ProtocolLibraryPage />} />
           <Route path="*" element={<Navigate to="users" replace />} />
         </Route>
         <Route path="*" element={<Navigate to="/" replace />} />

@@ -25,6 +25,7 @@ import { loadOrCreateVapidKeys } from './modules/push/vapid-keys.js';
 import { demoSignIns, seedDemoData } from './seed/seed.js';
 import { seedDemoProtocols } from './modules/protocols/demo-library.js';
 import { protocolFilesDir } from './modules/protocols/protocols.module.js';
+import { serveClusterMetrics } from './modules/ops/cluster-metrics.js';
 
 /** Conversions fail without ffmpeg (uploads are still kept): say so at start rather than per upload. */
 function ffmpegLine(ffmpeg: string, jobs: number): string {
@@ -136,6 +137,8 @@ async function supervise(config: Config & { jwtSecret: string }) {
       else worker.once('exit', () => resolve());
     });
   const fork = () => cluster.fork();
+  // One /metrics for the whole server: the worker scraped asks here, every worker answers (cluster-metrics.ts).
+  serveClusterMetrics();
 
   cluster.on('exit', (worker, code, signal) => {
     if (stopping || replacing.has(worker)) return;

@@ -252,6 +252,33 @@ describe.skipIf(!ready)('two server processes behind one port (WORKERS=2, Postgr
     crewSocket.close();
   }, 120_000);
 
+  it('answers /metrics for the whole server, whichever worker the scrape lands on', async () => {
+    const unmatched = async () => {
+      const res = await call(server, 'GET', '/metrics');
+      expect(res.status, res.body).toBe(200);
+      const line = res.body
+        .split('\n')
+        .find(
+          (l) =>
+            l.startsWith('inbound_http_requests_total{') &&
+            l.includes('route="(unmatched)"') &&
+            l.includes('status="404"'),
+        );
+      return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
+    };
+    const before = await unmatched();
+    const workers = new Set<string | null>();
+    for (let i = 0; i < 20; i++) {
+      const res = await call(server, 'GET', `/v4/no-such-route/${i}`);
+      expect(res.status).toBe(404);
+      workers.add(res.worker);
+    }
+    // Both workers answered some: a per-worker /metrics would count about half of them.
+    expect(workers.size).toBe(2);
+    expect((await unmatched()) - before).toBe(20);
+    expect(await unmatched()).toBe(before + 20);
+  });
+
   it('a rolling restart of both workers while crews write and consoles listen: 0 lost, 0 gaps', async () => {
     const CREWS = 8;
     const crewTokens = await Promise.all(Array.from({ length: CREWS }, () => signIn('medic1')));

@@ -22,6 +22,8 @@ export interface CallOptions<K extends RouteName> {
   params?: RouteParams<K>;
   query?: RouteQuery<K>;
   body?: RouteBody<K>;
+  /** A file sent as the body, bytes as they are, with its own Content-Type (routes whose body is a file). */
+  file?: { data: Blob; contentType: string };
   /** Sent as `Idempotency-Key`: the server answers a retry with the first result instead of acting twice. */
   idempotencyKey?: string;
   /** Use this token instead of the stored one (sign-in loads the user before the session is set; sign-out). */
@@ -68,6 +70,7 @@ export function createApiClient({
     const token = options.token ?? (route.auth ? getToken() : null);
     if (token) headers.Authorization = authorizationHeader(token);
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+    if (options.file) headers['Content-Type'] = options.file.contentType;
     if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
 
     let response: Response;
@@ -75,7 +78,7 @@ export function createApiClient({
       response = await doFetch(baseUrl + target.path, {
         method: target.method,
         headers,
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        body: options.file ? options.file.data : options.body === undefined ? undefined : JSON.stringify(options.body),
         signal: options.signal,
       });
     } catch (error) {

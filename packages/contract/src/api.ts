@@ -19,8 +19,13 @@ import {
 import {
   ProtocolFeedbackBody,
   ProtocolFeedbackResponse,
+  ProtocolImport,
+  ProtocolImportParams,
+  ProtocolLibraryQuery,
+  ProtocolLibraryResponse,
   ProtocolReviewQuery,
   ProtocolReviewResponse,
+  ProtocolUploadQuery,
   QuestionBody,
   QuestionResult,
 } from './protocols.js';
@@ -280,6 +285,31 @@ export const routes = {
     auth: true,
     query: ProtocolReviewQuery,
     response: ProtocolReviewResponse,
+  },
+  protocolLibrary: {
+    method: 'GET',
+    path: '/v4/admin/protocols/library',
+    summary: "An agency's protocol documents (current versions) and its recent uploads",
+    auth: true,
+    query: ProtocolLibraryQuery,
+    response: ProtocolLibraryResponse,
+  },
+  // The body is the file's bytes (Content-Type application/pdf, text/markdown or text/html), not JSON.
+  protocolUpload: {
+    method: 'POST',
+    path: '/v4/admin/protocols/imports',
+    summary: 'Upload a protocol file (query agencyId, fileName); answers 202 with the import job',
+    auth: true,
+    query: ProtocolUploadQuery,
+    response: ProtocolImport,
+  },
+  protocolImport: {
+    method: 'GET',
+    path: '/v4/admin/protocols/imports/:id',
+    summary: 'An upload: its progress, and its outcome or why it failed',
+    auth: true,
+    params: ProtocolImportParams,
+    response: ProtocolImport,
   },
   // ---- the case (§7): every write takes an Idempotency-Key header -------------------------------
   createCase: {

@@ -79,3 +79,75 @@ export type ProtocolReviewItem = z.infer<typeof ProtocolReviewItem>;
 export const ProtocolDocumentParams = z.object({ versionId: Id });
 /** A cited page's signed link: who it was given to, until when, and the server's signature. */
 export const ProtocolDocumentQuery = z.object({ u: Id, exp: z.coerce.number().int(), sig: z.string().min(1).max(128) });
+
+// ---- the library as the console's administration sees it, and files uploaded into it ---------------
+
+/** A protocol file uploaded in the console larger than this is refused (413): packets are a few MB. */
+export const PROTOCOL_UPLOAD_MAX_BYTES = 50 * 1024 * 1024;
+/** What an upload may be, by its name's ending and the type the browser sends. */
+export const PROTOCOL_UPLOAD_TYPES = {
+  pdf: 'application/pdf',
+  md: 'text/markdown',
+  markdown: 'text/markdown',
+  html: 'text/html',
+  htm: 'text/html',
+} as const;
+/** An agency imports at most this many files at once; the next upload waits for one to finish (429). */
+export const PROTOCOL_IMPORTS_IN_FLIGHT_MAX = 3;
+
+export const ProtocolLibraryQuery = z.object({ agencyId: Id });
+export const ProtocolUploadQuery = z.object({
+  agencyId: Id,
+  /** The file's name: it names the document in the library, so a later upload of it is a new version. */
+  fileName: z
+    .string()
+    .trim()
+    .min(1, 'fileName is required')
+    .max(200, 'fileName is longer than 200 characters')
+    .refine(
+      (name) => !/[/\\]/.test(name) && ![...name].some((char) => char.charCodeAt(0) < 0x20),
+      'fileName must be a plain file name',
+    )
+    .refine((name) => /\.(pdf|md|markdown|html?)$/i.test(name), 'Only PDF, Markdown and HTML files can be imported.'),
+});
+export type ProtocolUploadQuery = z.infer<typeof ProtocolUploadQuery>;
+export const ProtocolImportParams = z.object({ id: Id });
+
+export const ProtocolImportStatus = z.enum(['queued', 'reading', 'indexing', 'done', 'failed']);
+export type ProtocolImportStatus = z.infer<typeof ProtocolImportStatus>;
+export const ProtocolImport = z.object({
+  id: z.string(),
+  agencyId: z.string(),
+  fileName: z.string(),
+  byteSize: z.number().int(),
+  status: ProtocolImportStatus,
+  /** Pages (sections for Markdown/HTML) read so far, of pagesTotal once the file's pages are known. */
+  pagesDone: z.number().int(),
+  pagesTotal: z.number().int().nullable(),
+  /** Once done: a new document, a new version of one, or the same bytes as the current version. */
+  outcome: z.enum(['added', 'updated', 'unchanged']).nullable(),
+  title: z.string().nullable(),
+  /** Why it failed. */
+  message: z.string().nullable(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type ProtocolImport = z.infer<typeof ProtocolImport>;
+
+export const ProtocolLibraryDocument = z.object({
+  fileName: z.string(),
+  title: z.string(),
+  versionId: z.string(),
+  pages: z.number().int(),
+  byteSize: z.number().int(),
+  importedAt: z.string(),
+  /** How many versions were imported, this one included. */
+  versions: z.number().int(),
+});
+export type ProtocolLibraryDocument = z.infer<typeof ProtocolLibraryDocument>;
+export const ProtocolLibraryResponse = z.object({
+  documents: z.array(ProtocolLibraryDocument),
+  /** The agency's recent uploads, newest first. */
+  imports: z.array(ProtocolImport),
+});
+export type ProtocolLibraryResponse = z.infer<typeof ProtocolLibraryResponse>;

@@ -38,7 +38,10 @@ export function errorMessageFor(status: number | null, body: unknown): string {
 }
 
 export type ResponseOf<N extends RouteName> = RouteResponse<N>;
-export type RequestOptions<N extends RouteName> = Pick<CallOptions<N>, 'params' | 'query' | 'body' | 'idempotencyKey'>;
+export type RequestOptions<N extends RouteName> = Pick<
+  CallOptions<N>,
+  'params' | 'query' | 'body' | 'idempotencyKey' | 'file'
+>;
 
 export type ApiClientOptions = Omit<SharedOptions, 'toError'>;
 

@@ -26,6 +26,7 @@ import * as mfa from './migrations/20261125_1310_mfa.js';
 import * as teamActivation from './migrations/20261125_1300_team_activation.js';
 import * as dispatchCancel from './migrations/20261125_1310_dispatch_cancel.js';
 import * as hospitalCapabilities from './migrations/20261125_1320_hospital_capabilities.js';
+import * as protocolImports from './migrations/20261125_1300_protocol_imports.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121_2330_initial_schema': initialSchema,
@@ -51,6 +52,7 @@ export const migrations: Record<string, Migration> = {
   '20261125_1300_team_activation': teamActivation,
   '20261125_1310_dispatch_cancel': dispatchCancel,
   '20261125_1320_hospital_capabilities': hospitalCapabilities,
+  '20261125_1300_protocol_imports': protocolImports,
 };
 
 function migrator(db: Kysely<unknown>): Migrator {

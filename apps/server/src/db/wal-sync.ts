@@ -1,5 +1,5 @@
 /**
- * The SQLite writer's fsync, off the event loop (issue 11, decision 00XX-sqlite-wal-sync-off-the-loop).
+ * The SQLite writer's fsync, off the event loop (issue 11, decision 0020-write-path-cpu-and-fsync).
  *
  * With `synchronous=FULL` SQLite fsyncs the WAL inside COMMIT, and better-sqlite3 runs COMMIT on the
  * event loop: every request, read or write, waited while the disk synced. Here the writer runs with

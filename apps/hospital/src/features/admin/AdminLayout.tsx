@@ -17,6 +17,7 @@ export const ADMIN_SECTIONS = [
   { to: 'audit-log', label: 'Audit log' },
   { to: 'protocol-questions', label: 'Protocol questions' },
   { to: 'teams', label: 'Teams' },
+  { to: 'protocol-library', label: 'Protocol library' },
 ] as const;
 
 export function AdminLayout() {

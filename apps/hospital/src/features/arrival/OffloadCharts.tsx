@@ -1,5 +1,5 @@
 /**
- * The report's charts, drawn by Chart.js (docs/decisions/00XX-offload-report-charts.md). This module is
+ * The report's charts, drawn by Chart.js (docs/decisions/0022-arrival-geofence-and-offload-report.md). This module is
  * loaded only when the report page shows (React.lazy), so Chart.js is not in the board's bundle.
  * Only the parts used are registered (tree-shaken).
  */

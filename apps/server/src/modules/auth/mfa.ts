@@ -1,5 +1,5 @@
 /**
- * MFA rules and TOTP (issue 17; decision 00XX-mfa-totp). Pure functions and the organisation setting;
+ * MFA rules and TOTP (issue 17; decision 0025-mfa-totp). Pure functions and the organisation setting;
  * the calls are in mfa.service.ts, the sign-in step in auth.service.ts.
  *
  * - Which sessions need the second factor: those of a user who enrolled, or whose role (ED staff,

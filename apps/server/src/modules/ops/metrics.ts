@@ -9,6 +9,8 @@
  * breaking change for the hospital's monitoring.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { inClusterWorker, scrapeCluster, shareRegistryWithPrimary } from './cluster-metrics.js';
+import { createHttpMetrics, UNMATCHED_ROUTE } from './http-metrics.js';
 
 /** The database's own figures; a gauge exists only for the dialect that has it. */
 export interface DatabaseSources {
@@ -31,8 +33,6 @@ export interface MetricSources {
 export type PushOutcome = 'sent' | 'gone' | 'refused' | 'error';
 export type FieldErrorKind = 'uncaught' | 'sw_update_failed' | 'outbox_refused';
 
-// Request latencies of a JSON API on one machine: most under 10 ms, a slow PostgreSQL write near 100 ms.
-const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const DELIVERY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 // ffmpeg on a voice memo takes a second; a long video a minute or more.
 const CONVERSION_BUCKETS = [0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600];
@@ -51,19 +51,8 @@ export function createMetrics(options: { defaultMetrics?: boolean; database?: Da
   const sources: MetricSources = {};
   const registers = [registry];
 
-  const httpRequests = new Counter({
-    name: 'inbound_http_requests_total',
-    help: 'HTTP requests answered, by route pattern, method and status code',
-    labelNames: ['route', 'method', 'status'] as const,
-    registers,
-  });
-  const httpDuration = new Histogram({
-    name: 'inbound_http_request_duration_seconds',
-    help: 'Time from request received to response sent, by route pattern and method',
-    labelNames: ['route', 'method'] as const,
-    buckets: HTTP_BUCKETS,
-    registers,
-  });
+  // Requests by route and their latency: plain numbers per route, read when scraped (http-metrics.ts).
+  const http = createHttpMetrics(registers);
   const delivery = new Histogram({
     name: 'inbound_realtime_delivery_seconds',
     help: 'Real-time publish → frame written to the subscribed sockets (local: same process, including the durable append; broker: from another process)',
@@ -159,6 +148,7 @@ export function createMetrics(options: { defaultMetrics?: boolean; database?: Da
     new Gauge({
       name: 'inbound_sqlite_wal_bytes',
       help: 'Size of the SQLite write-ahead log file',
+      aggregator: 'max',
       registers,
       collect() {
         const bytes = safely(walBytes);
@@ -166,41 +156,57 @@ export function createMetrics(options: { defaultMetrics?: boolean; database?: Da
       },
     });
   }
-  const outboxPending = new Gauge({
+  // The outbox is the database's: read once per scrape per process, and taken once (max) across workers.
+  // Both gauges come from one read, made by whichever is collected first.
+  let backlog: Promise<{ pending: number; oldestSeconds: number } | undefined> | null = null;
+  const readBacklog = () => {
+    backlog ??= (sources.outboxBacklog?.() ?? Promise.resolve(undefined))
+      .catch(() => undefined)
+      .finally(() => {
+        setImmediate(() => (backlog = null));
+      });
+    return backlog;
+  };
+  new Gauge({
     name: 'inbound_outbox_pending',
     help: 'Transactional outbox rows not yet handed on',
+    aggregator: 'max',
     registers,
+    async collect() {
+      this.reset();
+      const now = await readBacklog();
+      if (now) this.set(now.pending);
+    },
   });
-  const outboxOldest = new Gauge({
+  new Gauge({
     name: 'inbound_outbox_oldest_seconds',
     help: 'Age of the oldest transactional outbox row not yet handed on',
+    aggregator: 'max',
     registers,
+    async collect() {
+      this.reset();
+      const now = await readBacklog();
+      if (now) this.set(now.oldestSeconds);
+    },
   });
+  // With WORKERS=N the primary collects this registry from every worker (cluster-metrics.ts).
+  const clustered = inClusterWorker();
+  if (clustered) shareRegistryWithPrimary(registry);
 
   return {
     registry,
     sources,
 
     httpRequest(route: string, method: string, status: number, seconds: number): void {
-      httpRequests.inc({ route, method, status: String(status) });
-      httpDuration.observe({ route, method }, seconds);
+      http.record(route, method, status, seconds);
     },
-    /**
-     * The recorder of one route, its labelled series bound once: the per-request work is then a lookup by
-     * status and two additions (prom-client hashes the labels on every unbound call).
-     */
+    /** The recorder of one route, bound once when the route is added: per request a few additions. */
     httpRoute(route: string, method: string): (status: number, seconds: number) => void {
-      const duration = httpDuration.labels({ route, method });
-      const byStatus = new Map<number, ReturnType<typeof httpRequests.labels>>();
-      return (status, seconds) => {
-        let counter = byStatus.get(status);
-        if (!counter) {
-          counter = httpRequests.labels({ route, method, status: String(status) });
-          byStatus.set(status, counter);
-        }
-        counter.inc();
-        duration.observe(seconds);
-      };
+      return http.recorder(route, method);
+    },
+    /** Requests no route matched, under one fixed label (never the URL: ids and probes stay out of labels). */
+    httpUnmatched(method: string): (status: number, seconds: number) => void {
+      return http.recorder(UNMATCHED_ROUTE, method);
     },
     realtimeDelivered(via: 'local' | 'broker', seconds: number): void {
       delivery.observe({ via }, seconds);
@@ -218,18 +224,9 @@ export function createMetrics(options: { defaultMetrics?: boolean; database?: Da
       fieldErrorsDropped.inc();
     },
 
-    /** The exposition text; the outbox backlog (a database read) is taken here, once per scrape. */
-    async scrape(): Promise<string> {
-      outboxPending.reset();
-      outboxOldest.reset();
-      if (sources.outboxBacklog) {
-        const backlog = await sources.outboxBacklog().catch(() => undefined);
-        if (backlog) {
-          outboxPending.set(backlog.pending);
-          outboxOldest.set(backlog.oldestSeconds);
-        }
-      }
-      return registry.metrics();
+    /** The exposition text: this process's, or with WORKERS=N the whole server's (summed by the primary). */
+    scrape(): Promise<string> {
+      return clustered ? scrapeCluster() : registry.metrics();
     },
     contentType: registry.contentType,
   };

@@ -10,6 +10,7 @@ import { channelName, routes } from '@inbound/contract';
 import { migrateDownAll, migrateDownTo, migrateToLatest, migrations, pendingMigrations } from '../../db/migrate.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { createTestDatabase, testDialects } from '../../test/databases.js';
+import { UNMATCHED_ROUTE } from './http-metrics.js';
 import { createMetrics } from './metrics.js';
 import { readinessChecks } from './instrument.js';
 import { opsRoutes } from './ops.routes.js';
@@ -58,6 +59,31 @@ describe.each(dialects)('ops routes on %s', (dialect) => {
     expect(
       sample(text, 'inbound_http_request_duration_seconds_count', { route: routes.health.path, method: 'GET' }),
     ).toBeGreaterThan(0);
+  });
+
+  it('counts requests no route matched under one fixed label, never their URL', async () => {
+    const before =
+      sample((await scrape()).body, 'inbound_http_requests_total', {
+        route: UNMATCHED_ROUTE,
+        method: 'GET',
+        status: '404',
+      }) ?? 0;
+    await t.get('/v4/no-such-route/secret-probe-1');
+    await t.get('/v4/no-such-route/secret-probe-2');
+    const text = (await scrape()).body;
+    expect(
+      (sample(text, 'inbound_http_requests_total', { route: UNMATCHED_ROUTE, method: 'GET', status: '404' }) ?? 0) -
+        before,
+    ).toBe(2);
+    expect(text).not.toContain('secret-probe');
+    // The histogram writes the buckets prom-client would: cumulative, ending with +Inf = count.
+    const count = sample(text, 'inbound_http_request_duration_seconds_count', {
+      route: UNMATCHED_ROUTE,
+      method: 'GET',
+    });
+    expect(sample(text, 'inbound_http_request_duration_seconds_bucket', { route: UNMATCHED_ROUTE, le: '+Inf' })).toBe(
+      count,
+    );
   });
 
   it('reports process, real-time, media, push and database figures under the dashboard names', async () => {

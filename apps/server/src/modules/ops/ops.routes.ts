@@ -19,6 +19,7 @@ export interface ReadinessCheck {
 
 export const READY_TIMEOUT_MS = 2_000;
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -75,8 +76,7 @@ export function opsRoutes(
 function serveMetrics(app: FastifyInstance, metrics: Metrics, metricsToken: string | null): void {
   // Per route, by its pattern (`/v4/twiageCases/:id`), never the URL: ids stay out of the labels and the
   // number of series bounded. The hook is bound to each route as it is added (route and method known
-  // then), which keeps the per-request cost to about a microsecond; requests no route matched (404s of
-  // the not-found handler) are not counted.
+  // then), so a request costs a few additions (http-metrics.ts).
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const recorders = new Map(methods.map((method) => [method, metrics.httpRoute(route.url, method)]));
@@ -86,6 +86,18 @@ function serveMetrics(app: FastifyInstance, metrics: Metrics, metricsToken: stri
     };
     route.onResponse = route.onResponse ? [record, ...[route.onResponse].flat()] : [record];
   });
+  // Requests no route matched (404s, probes, the apps' pages for deep links) under one fixed route label.
+  const unmatched = new Map<string, (status: number, seconds: number) => void>();
+  app.addHook('onResponse', (request, reply, done) => {
+    if (request.is404) {
+      // Methods are few and known to Node's parser; anything else is counted as OTHER.
+      const method = KNOWN_METHODS.has(request.method) ? request.method : 'OTHER';
+      let record = unmatched.get(method);
+      if (!record) unmatched.set(method, (record = metrics.httpUnmatched(method)));
+      record(reply.statusCode, reply.elapsedTime / 1000);
+    }
+    done();
+  });
 
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     if (!mayScrape(request, metricsToken)) {
@@ -93,7 +105,14 @@ function serveMetrics(app: FastifyInstance, metrics: Metrics, metricsToken: stri
         message: metricsToken ? 'A valid metrics token is required.' : 'Metrics are served to loopback only.',
       });
     }
-    const text = await metrics.scrape();
+    let text: string;
+    try {
+      text = await metrics.scrape();
+    } catch (error) {
+      // With WORKERS=N: the primary or a worker did not answer in time; the scraper tries again.
+      app.log.warn({ reason: (error as Error).message }, 'metrics not collected');
+      return reply.code(503).header('retry-after', '5').send({ message: 'Metrics could not be collected; try again.' });
+    }
     return reply.header('content-type', metrics.contentType).header('cache-control', 'no-store').send(text);
   });
 }

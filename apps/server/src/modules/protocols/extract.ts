@@ -171,10 +171,17 @@ export function htmlToMarkdown(source: string): string {
     .replace(/\n{3,}/g, '\n\n');
 }
 
-export async function extractDocument(fileName: string, bytes: Uint8Array): Promise<ExtractedDocument> {
+/** A PDF's text layer, page by page; in another process when the caller is a serving process (pdf-child.ts). */
+export type PdfReader = (bytes: Uint8Array, onPage?: (done: number, total: number) => void) => Promise<string[]>;
+
+export async function extractDocument(
+  fileName: string,
+  bytes: Uint8Array,
+  options: { readPdf?: PdfReader; onPage?: (done: number, total: number) => void } = {},
+): Promise<ExtractedDocument> {
   const kind = fileKind(fileName);
   if (kind === 'pdf') {
-    const pages = describePdfPages(fileName, await pdfPages(bytes));
+    const pages = describePdfPages(fileName, await (options.readPdf ?? pdfPages)(bytes, options.onPage));
     const numbers = new Set(pages.map((page) => page.protocolNumber));
     // A file holding one protocol is titled by it; a packet of many by its file name.
     const title = numbers.size === 1 && pages[0] ? pages[0].documentTitle : titleFromFileName(fileName);
@@ -183,6 +190,7 @@ export async function extractDocument(fileName: string, bytes: Uint8Array): Prom
   if (kind === 'markdown' || kind === 'html') {
     const text = new TextDecoder().decode(bytes);
     const { title, pages } = markdownPages(fileName, kind === 'html' ? htmlToMarkdown(text) : text);
+    options.onPage?.(pages.length, pages.length);
     return { title, contentType: CONTENT_TYPES[kind], pages };
   }
   throw new Error(`${fileName}: not a PDF, Markdown or HTML file`);

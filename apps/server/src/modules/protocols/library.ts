@@ -8,7 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock } from '../../clock.js';
-import { extractDocument, fileKind } from './extract.js';
+import { extractDocument, fileKind, type PdfReader } from './extract.js';
 import type { ProtocolsRepository } from './protocols.repository.js';
 import { buildLibraryIndex, type LibraryIndex } from './retrieval.js';
 
@@ -30,12 +30,18 @@ export function createProtocolLibrary({
 
   const filePath = (sha256: string) => path.join(filesDir, sha256);
 
-  async function importFile(agencyId: string, sourceName: string, bytes: Uint8Array): Promise<ImportOutcome> {
+  async function importFile(
+    agencyId: string,
+    sourceName: string,
+    bytes: Uint8Array,
+    /** How a PDF is read (a serving process reads it in a child: pdf-child.ts), and the progress in pages. */
+    options: { readPdf?: PdfReader; onPage?: (done: number, total: number) => void } = {},
+  ): Promise<ImportOutcome> {
     if (bytes.byteLength > PROTOCOL_FILE_MAX_BYTES) throw new Error(`${sourceName}: larger than 50 MB`);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const current = await repo.currentVersion(agencyId, sourceName);
     if (current?.sha256 === sha256) return { file: sourceName, status: 'unchanged', pages: 0, title: '' };
-    const document = await extractDocument(sourceName, bytes);
+    const document = await extractDocument(sourceName, bytes, options);
     if (document.pages.every((page) => page.text.trim() === '')) {
       throw new Error(`${sourceName}: no text layer (a scanned document cannot be searched)`);
     }

@@ -8,7 +8,8 @@ import path from 'node:path';
 const require = createRequire(import.meta.url);
 const standardFontDataUrl = `${path.join(path.dirname(require.resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
 
-export async function pdfPages(bytes: Uint8Array): Promise<string[]> {
+/** `onPage(done, total)` after each page: an upload's progress in the console. */
+export async function pdfPages(bytes: Uint8Array, onPage?: (done: number, total: number) => void): Promise<string[]> {
   // Loaded only when a PDF is imported: its core-js polyfills replace globals such as JSON.stringify
   // (whose replacement overflows on deeply nested values), which a serving process must not inherit.
   const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
@@ -39,6 +40,7 @@ export async function pdfPages(bytes: Uint8Array): Promise<string[]> {
           .join('\n'),
       );
       page.cleanup();
+      onPage?.(number, doc.numPages);
     }
     return pages;
   } finally {

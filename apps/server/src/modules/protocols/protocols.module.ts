@@ -10,7 +10,11 @@ import type { RouteContext } from '../../http/bind-route.js';
 import type { Principal } from '../auth/principal.js';
 import type { PublishedSet } from '../complaints/complaints.service.js';
 import { describeCase } from './case-context.js';
+import { createProtocolImports } from './imports.js';
+import { createImportsRepository } from './imports.repository.js';
+import { protocolImportsRoutes } from './imports.routes.js';
 import { createProtocolLibrary } from './library.js';
+import { readPdfInChild } from './pdf-child.js';
 import { createProtocolsRepository } from './protocols.repository.js';
 import { protocolsRoutes } from './protocols.routes.js';
 import { createProtocolsService } from './protocols.service.js';
@@ -52,9 +56,21 @@ export function createProtocolsModule(deps: {
     isAgencyMember: deps.isAgencyMember,
     logWarning: (message, detail) => deps.log.warn(detail, message),
   });
+  const imports = createProtocolImports({
+    repo: createImportsRepository(deps.db),
+    library,
+    clock: deps.clock,
+    uploadsDir: path.join(protocolFilesDir(deps.config), 'uploads'),
+    readPdf: readPdfInChild,
+    log: deps.log,
+  });
   return {
     library,
     service,
-    routes: (app: FastifyInstance, ctx: RouteContext) => protocolsRoutes(app, ctx, service),
+    imports,
+    routes: (app: FastifyInstance, ctx: RouteContext) => {
+      protocolsRoutes(app, ctx, service);
+      protocolImportsRoutes(app, ctx, imports);
+    },
   };
 }

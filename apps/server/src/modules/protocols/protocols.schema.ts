@@ -55,10 +55,28 @@ export interface ProtocolFeedbackTable {
   created_at: string;
 }
 
+export interface ProtocolImportsTable {
+  id: string;
+  agency_id: string;
+  source_name: string;
+  byte_size: number;
+  status: string;
+  pages_done: number;
+  pages_total: number | null;
+  outcome: string | null;
+  title: string | null;
+  message: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
 export interface ProtocolTables {
   protocol_documents: ProtocolDocumentsTable;
   protocol_versions: ProtocolVersionsTable;
   protocol_passages: ProtocolPassagesTable;
   protocol_questions: ProtocolQuestionsTable;
   protocol_feedback: ProtocolFeedbackTable;
+  protocol_imports: ProtocolImportsTable;
 }
