@@ -81,6 +81,9 @@ export function noLossProblems(cases: readonly CrewCase[], ledger: Ledger, outbo
   }
 
   for (const event of ledger.events) {
+    // Recorded by the server from a crew change, not asked for by one: the crew's close is also the
+    // arrival at the destination (issue 15), recorded once per destination.
+    if (event.type === 'arrivedAtDestination') continue;
     if (!claimed.has(event.id)) {
       problems.push(`TWICE or unasked: event #${event.seq} ${event.type} of case ${event.caseId} is no change's event`);
     }

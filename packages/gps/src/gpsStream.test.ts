@@ -93,7 +93,11 @@ describe('GPS decoders under fuzzing (fast-check)', () => {
         if (kind === 'change') {
           // A change to the same byte, to line-ending whitespace the framing drops, or of a checksum hex
           // digit's case (`*6A` = `*6a`: the decoder reads hex either way) is no corruption.
-          const checksumDigit = format === 'NMEA' && at >= bytes.length - 4 && at < bytes.length - 2;
+          // NMEA ends `*hh\r\n`, TAIP `*hh<`.
+          const checksumDigit =
+            format === 'NMEA'
+              ? at >= bytes.length - 4 && at < bytes.length - 2
+              : at >= bytes.length - 3 && at < bytes.length - 1;
           const sameHex = checksumDigit && String.fromCharCode(value).toUpperCase() === valid[at];
           fc.pre(corrupted[at] !== value && !sameHex && !(format === 'NMEA' && at >= bytes.length - 2));
           corrupted[at] = value;

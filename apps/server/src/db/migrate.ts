@@ -19,14 +19,14 @@ import * as protocols from './migrations/20261125_1100_protocols.js';
 import * as security from './migrations/20261125_1130_security.js';
 import * as caseOutbox from './migrations/20261125_1140_case_outbox.js';
 import * as arrivalHandoff from './migrations/20261125_1300_arrival_handoff.js';
-import * as calls from './migrations/20261125_1300_calls.js';
-import * as caseMessagesAckNames from './migrations/20261125_1310_case_messages_and_ack_names.js';
 import * as auditChain from './migrations/20261125_1300_audit_chain.js';
-import * as mfa from './migrations/20261125_1310_mfa.js';
-import * as teamActivation from './migrations/20261125_1300_team_activation.js';
-import * as dispatchCancel from './migrations/20261125_1310_dispatch_cancel.js';
-import * as hospitalCapabilities from './migrations/20261125_1320_hospital_capabilities.js';
+import * as calls from './migrations/20261125_1300_calls.js';
 import * as protocolImports from './migrations/20261125_1300_protocol_imports.js';
+import * as teamActivation from './migrations/20261125_1300_team_activation.js';
+import * as caseMessagesAckNames from './migrations/20261125_1310_case_messages_and_ack_names.js';
+import * as dispatchCancel from './migrations/20261125_1310_dispatch_cancel.js';
+import * as mfa from './migrations/20261125_1310_mfa.js';
+import * as hospitalCapabilities from './migrations/20261125_1320_hospital_capabilities.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121_2330_initial_schema': initialSchema,
@@ -45,14 +45,14 @@ export const migrations: Record<string, Migration> = {
   '20261125_1130_security': security,
   '20261125_1140_case_outbox': caseOutbox,
   '20261125_1300_arrival_handoff': arrivalHandoff,
-  '20261125_1300_calls': calls,
-  '20261125_1310_case_messages_and_ack_names': caseMessagesAckNames,
   '20261125_1300_audit_chain': auditChain,
-  '20261125_1310_mfa': mfa,
-  '20261125_1300_team_activation': teamActivation,
-  '20261125_1310_dispatch_cancel': dispatchCancel,
-  '20261125_1320_hospital_capabilities': hospitalCapabilities,
+  '20261125_1300_calls': calls,
   '20261125_1300_protocol_imports': protocolImports,
+  '20261125_1300_team_activation': teamActivation,
+  '20261125_1310_case_messages_and_ack_names': caseMessagesAckNames,
+  '20261125_1310_dispatch_cancel': dispatchCancel,
+  '20261125_1310_mfa': mfa,
+  '20261125_1320_hospital_capabilities': hospitalCapabilities,
 };
 
 function migrator(db: Kysely<unknown>): Migrator {
