@@ -35,6 +35,8 @@ test('admin invites an ED nurse, who changes the one-time password and sees the 
     'Users',
     'Audit log',
     'Protocol questions',
+    'Teams',
+    'Protocol library',
   ]);
   await expect(admin.getByRole('table')).toContainText(users.ed1.displayName);
 

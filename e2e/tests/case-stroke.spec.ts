@@ -156,5 +156,7 @@ test('medic1 runs a stroke case on Riverside and the server holds it field for f
       ['dateOfBirth', '1959-03-14'],
     ])}`,
     'arrived',
+    // Recorded by the server from the close: the truck is at its destination (issue 15).
+    'arrivedAtDestination',
   ]);
 });
