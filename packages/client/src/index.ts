@@ -2,4 +2,5 @@ export * from './apiClient';
 export * from './routeRequest';
 export * from './realtime/index';
 export * from './calls/callPeer';
+export * from './calls/callDisplay';
 export * from './fieldErrors';

@@ -7,7 +7,14 @@ import {
   type EndCallBody,
   type Hospital,
 } from '@inbound/contract';
-import { createCallPeer, type CallPeer, type CallQuality } from '@inbound/client';
+import {
+  createCallPeer,
+  type CallPeer,
+  type CallQuality,
+  CALL_QUALITY_EVERY_MS,
+  callQualityText,
+  callTimer,
+} from '@inbound/client';
 import { showAlert } from '../../lib/alerts';
 import { api } from '../../lib/apiClient';
 import { ApiError } from '../../lib/apiError';
@@ -21,12 +28,6 @@ type CallStatus = 'DISCONNECTED' | 'CONNECTING' | 'CONNECTED';
 
 /** How long 'Disconnected' stays on screen after a call ends normally. */
 const DISCONNECTED_SHOWN_MS = 1_500;
-const QUALITY_EVERY_MS = 2_000;
-
-const mmss = (ms: number) => {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  return `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
-};
 
 interface Session {
   peer: CallPeer | null;
@@ -162,7 +163,7 @@ export function CallScreen({ caseId, hospital, onClose }: { caseId: string; hosp
     const tick = setInterval(() => setNow(Date.now()), 500);
     const measure = setInterval(() => {
       void session.current.peer?.quality().then(setQuality, () => undefined);
-    }, QUALITY_EVERY_MS);
+    }, CALL_QUALITY_EVERY_MS);
     return () => {
       clearInterval(tick);
       clearInterval(measure);
@@ -196,7 +197,7 @@ export function CallScreen({ caseId, hospital, onClose }: { caseId: string; hosp
     status === 'CONNECTING'
       ? callMessages.connecting
       : status === 'CONNECTED'
-        ? mmss(now - (connectedAt ?? now))
+        ? callTimer(now - (connectedAt ?? now))
         : callMessages.disconnected;
 
   return (
@@ -219,9 +220,7 @@ export function CallScreen({ caseId, hospital, onClose }: { caseId: string; hosp
       </p>
       {status === 'CONNECTED' && quality && (
         <p className="call-screen__quality" data-testid="call-quality">
-          {quality.rttMs !== null ? `RTT ${quality.rttMs} ms` : 'RTT —'} · loss{' '}
-          {quality.lossPercent !== null ? `${quality.lossPercent} %` : '—'}
-          {quality.relayed ? ' · via relay' : ''}
+          {callQualityText(quality)}
         </p>
       )}
       <audio ref={audio} autoPlay />

@@ -1,19 +1,20 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { callMessages, type Call, type CallRing } from '@inbound/contract';
-import { createCallPeer, type CallPeer, type CallQuality } from '@inbound/client';
+import {
+  createCallPeer,
+  type CallPeer,
+  type CallQuality,
+  CALL_QUALITY_EVERY_MS,
+  callQualityText,
+  callTimer,
+} from '@inbound/client';
 import { api } from '../../lib/client';
 import { getRealtime } from '../../lib/realtime/realtime';
 
 type Status = 'CONNECTING' | 'CONNECTED' | 'DISCONNECTED';
 
-const QUALITY_EVERY_MS = 2_000;
 const DISCONNECTED_SHOWN_MS = 2_000;
-
-const mmss = (ms: number) => {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  return `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
-};
 
 interface Session {
   peer: CallPeer | null;
@@ -123,7 +124,7 @@ export function ActiveCall({ ring, selfUserId, onClose }: { ring: CallRing; self
     const tick = setInterval(() => setNow(Date.now()), 500);
     const measure = setInterval(
       () => void session.current.peer?.quality().then(setQuality, () => undefined),
-      QUALITY_EVERY_MS,
+      CALL_QUALITY_EVERY_MS,
     );
     return () => {
       clearInterval(tick);
@@ -140,7 +141,7 @@ export function ActiveCall({ ring, selfUserId, onClose }: { ring: CallRing; self
     status === 'CONNECTING'
       ? callMessages.connecting
       : status === 'CONNECTED'
-        ? mmss(now - (connectedAt ?? now))
+        ? callTimer(now - (connectedAt ?? now))
         : callMessages.disconnected;
 
   return (
@@ -159,13 +160,7 @@ export function ActiveCall({ ring, selfUserId, onClose }: { ring: CallRing; self
           {problem}
         </p>
       )}
-      {status === 'CONNECTED' && quality && (
-        <p className="active-call__quality">
-          {quality.rttMs !== null ? `RTT ${quality.rttMs} ms` : 'RTT —'} · loss{' '}
-          {quality.lossPercent !== null ? `${quality.lossPercent} %` : '—'}
-          {quality.relayed ? ' · via relay' : ''}
-        </p>
-      )}
+      {status === 'CONNECTED' && quality && <p className="active-call__quality">{callQualityText(quality)}</p>}
       <audio ref={audio} autoPlay />
       <div className="active-call__actions">
         <button type="button" aria-pressed={muted} onClick={toggleMute} disabled={status === 'DISCONNECTED'}>
