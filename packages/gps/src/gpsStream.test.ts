@@ -107,6 +107,9 @@ describe('GPS decoders under fuzzing (fast-check)', () => {
           input = Buffer.concat([bytes.subarray(0, at), bytes.subarray(at + 1)]);
         } else {
           fc.pre(at > 0 && at < bytes.length - (format === 'NMEA' ? 2 : 0));
+          // A second start byte right after the first (`>>RPV…`, `$$GP…`) is noise before a whole report,
+          // which the decoder rightly reads after resynchronising.
+          fc.pre(!(at === 1 && value === bytes[0]));
           input = Buffer.concat([bytes.subarray(0, at), Buffer.from([value]), bytes.subarray(at)]);
         }
         const decoder = createGpsStreamDecoder(format);
