@@ -7,5 +7,5 @@ if [ -x /usr/lib/chromium/chromium ] && command -v xvfb-run >/dev/null 2>&1; the
 echo "inbound: installing Debian chromium for the browser tests"
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium xvfb xauth fonts-liberation >/dev/null
+$SUDO apt-get -o DPkg::Lock::Timeout=300 update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=300 install -y -qq chromium xvfb xauth fonts-liberation >/dev/null

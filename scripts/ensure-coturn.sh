@@ -7,5 +7,5 @@ if command -v turnserver >/dev/null 2>&1; then exit 0; fi
 echo "inbound: installing Debian coturn for the TURN relay test"
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends coturn >/dev/null
+$SUDO apt-get -o DPkg::Lock::Timeout=300 update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends coturn >/dev/null

@@ -6,5 +6,5 @@ if command -v pg_dump >/dev/null 2>&1 && command -v pg_restore >/dev/null 2>&1; 
 echo "inbound: installing Debian postgresql-client for backups"
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq postgresql-client >/dev/null
+$SUDO apt-get -o DPkg::Lock::Timeout=300 update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=300 install -y -qq postgresql-client >/dev/null
