@@ -109,7 +109,7 @@ export function SecurityPage() {
   return (
     <main className="account-security">
       <header className="account-header">
-        <Link className="button button-quiet" to="/">
+        <Link className="button" to="/">
           Back to the board
         </Link>
         <h1>Sign-in security</h1>
