@@ -34,6 +34,7 @@ test('admin invites an ED nurse, who changes the one-time password and sees the 
     'Complaint sets',
     'Users',
     'Audit log',
+    'Security audit',
     'Protocol questions',
     'Teams',
     'Protocol library',

@@ -30,6 +30,10 @@ const UsersPage = lazy(() => import('./features/admin/users/UsersPage').then((m)
 const AuditLogPage = lazy(() =>
   import('./features/admin/audit/AuditLogPage').then((m) => ({ default: m.AuditLogPage })),
 );
+const AuditTrailPage = lazy(() =>
+  import('./features/admin/audit/AuditTrailPage').then((m) => ({ default: m.AuditTrailPage })),
+);
+const SecurityPage = lazy(() => import('./features/auth/SecurityKeys').then((m) => ({ default: m.SecurityPage })));
 const TeamsPage = lazy(() => import('./features/activation/TeamsPage').then((m) => ({ default: m.TeamsPage })));
 const ProtocolLibraryPage = lazy(() =>
   import('./features/admin/protocols/ProtocolLibraryPage').then((m) => ({ default: m.ProtocolLibraryPage })),
@@ -74,6 +78,7 @@ function SignedInRoutes() {
         <Route path="/" element={<BoardPage />} />
         <Route path="/case/:hospitalId/:caseId" element={<CaseDetailPage />} />
         <Route path="/report/:hospitalId" element={<ReportPage />} />
+        <Route path="/account/security" element={<SecurityPage />} />
         <Route path="/admin" element={<AdminLayout />}>
           <Route index element={<Navigate to="users" replace />} />
           <Route path="agencies" element={<AgenciesPage />} />
@@ -81,6 +86,7 @@ function SignedInRoutes() {
           <Route path="complaint-sets" element={<ComplaintSetsPage />} />
           <Route path="users" element={<UsersPage />} />
           <Route path="audit-log" element={<AuditLogPage />} />
+          <Route path="audit-trail" element={<AuditTrailPage />} />
           <Route path="protocol-questions" element={<ProtocolReviewPage />} />
           <Route path="teams" element={<TeamsPage />} />
           <Route path="protocol-library" element={<ProtocolLibraryPage />} />

@@ -28,6 +28,7 @@ import { recordSecurityEvent, type SecurityEvent } from './modules/audit/securit
 import { createOrgSecuritySettings } from './modules/auth/mfa.js';
 import { createMfaService } from './modules/auth/mfa.service.js';
 import { mfaRoutes } from './modules/auth/mfa.routes.js';
+import { createWebAuthn, relyingPartyOf } from './modules/auth/webauthn.js';
 import { adminAgenciesRoutes } from './modules/admin/agencies.routes.js';
 import { createAdminAgenciesService } from './modules/admin/agencies.service.js';
 import { adminComplaintSetsRoutes } from './modules/admin/complaint-sets.routes.js';
@@ -179,7 +180,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     securityAudit,
   });
   const orgSecurity = createOrgSecuritySettings(db);
+  const webauthn = createWebAuthn({ db, clock, rp: relyingPartyOf(config.publicUrl, config.port) });
   const mfaService = createMfaService({
+    webauthn,
     db,
     clock,
     passwords,
@@ -201,6 +204,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       settings: orgSecurity,
       enrolled: (userId) => mfaService.enrolled(userId),
       acceptSecondFactor: (userId, factor) => mfaService.acceptSecondFactor(userId, factor),
+      webAuthnSignInOptions: (userId) => mfaService.webAuthnSignInOptions(userId),
     },
   });
 
@@ -444,7 +448,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   activationRoutes(app, ctx, activation);
   boardRoutes(app, ctx, board);
   adminAuditRoutes(app, ctx, createAdminAuditService(db));
-  auditTrailRoutes(app, ctx, createAuditTrailService(db));
+  auditTrailRoutes(
+    app,
+    ctx,
+    createAuditTrailService(db, () => clock.now()),
+  );
   adminUsersRoutes(
     app,
     ctx,

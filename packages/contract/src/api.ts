@@ -89,6 +89,7 @@ import {
 import { adminAuditRoutes } from './admin-audit.js';
 import { auditTrailRoutes } from './audit-trail.js';
 import { mfaRoutes, SignInSecondFactor } from './mfa.js';
+import { webAuthnRoutes } from './webauthn.js';
 import { adminUserRoutes } from './admin-users.js';
 import { adminCatalogRoutes } from './admin.js';
 import { dispatchRoutes } from './dispatch.js';
@@ -656,6 +657,7 @@ export const routes = {
   ...adminAuditRoutes,
   ...auditTrailRoutes,
   ...mfaRoutes,
+  ...webAuthnRoutes,
   ...adminUserRoutes,
   ...adminCatalogRoutes,
   ...dispatchRoutes,

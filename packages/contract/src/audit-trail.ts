@@ -41,6 +41,15 @@ export const AuditTrailQuery = z.object({
   userId: Id.optional(),
   /** Only this action (security log), e.g. auth.signInFailed. */
   action: z.string().min(1).max(64).optional(),
+  /** Only this hash chain, e.g. `auth:3` (the part of an entry's chainRef before `#`). */
+  chain: z
+    .string()
+    .regex(/^[a-z]+(:\d{1,2})?$/, 'a chain name like auth:3')
+    .optional(),
+  /** Only entries at or after this moment. */
+  from: z.iso.datetime().optional(),
+  /** Only entries before this moment. */
+  to: z.iso.datetime().optional(),
 });
 export type AuditTrailQuery = z.infer<typeof AuditTrailQuery>;
 
@@ -50,6 +59,19 @@ export const AuditTrailPage = z.object({
 });
 export type AuditTrailPage = z.infer<typeof AuditTrailPage>;
 
+/** The result of walking every hash chain (the server's `npm run audit:verify`, same code). */
+export const AuditVerification = z.object({
+  /** Every chain holds. */
+  holds: z.boolean(),
+  rows: z.number().int().nonnegative(),
+  checkedAt: z.iso.datetime(),
+  /** Each chain's head: keep a copy elsewhere as an anchor. */
+  chains: z.array(z.object({ chain: z.string(), seq: z.number().int(), hash: z.string() })),
+  /** The first broken link of each broken chain. */
+  problems: z.array(z.object({ table: z.string(), chain: z.string(), seq: z.number().int(), problem: z.string() })),
+});
+export type AuditVerification = z.infer<typeof AuditVerification>;
+
 export const auditTrailRoutes = {
   adminAuditTrail: {
     method: 'GET',
@@ -58,5 +80,12 @@ export const auditTrailRoutes = {
     auth: true,
     query: AuditTrailQuery,
     response: AuditTrailPage,
+  },
+  adminAuditVerify: {
+    method: 'POST',
+    path: '/v4/admin/audit-trail/verify',
+    summary: 'Walk every audit hash chain now and answer whether they hold (organisation admins; one at a time)',
+    auth: true,
+    response: AuditVerification,
   },
 } as const satisfies Record<string, RouteDef>;

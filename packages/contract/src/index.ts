@@ -25,5 +25,6 @@ export * from './arrival.js';
 export * from './calls.js';
 export * from './audit-trail.js';
 export * from './mfa.js';
+export * from './webauthn.js';
 export * from './activation.js';
 export * from './hospital-capabilities.js';

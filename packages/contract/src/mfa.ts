@@ -6,6 +6,8 @@
  */
 import { z } from 'zod';
 import type { RouteDef } from './api.js';
+import { Id } from './entities.js';
+import { WebAuthnAssertion } from './webauthn.js';
 
 export const TOTP_DIGITS = 6;
 export const TOTP_PERIOD_SECONDS = 30;
@@ -34,6 +36,8 @@ export const RecoveryCode = z
 export const SignInSecondFactor = z.object({
   otp: TotpCode.optional(),
   recoveryCode: RecoveryCode.optional(),
+  /** A security key's answer to the challenge of `webAuthnSignInOptions` (webauthn.ts). */
+  webauthn: WebAuthnAssertion.optional(),
 });
 
 export const MfaStatus = z.object({
@@ -43,6 +47,10 @@ export const MfaStatus = z.object({
   /** This session passed the second factor. */
   verified: z.boolean(),
   recoveryCodesLeft: z.number().int().nonnegative(),
+  /** An authenticator app is set up. */
+  totp: z.boolean(),
+  /** How many security keys / device authenticators (WebAuthn) are registered. */
+  webauthnKeys: z.number().int().nonnegative(),
 });
 export type MfaStatus = z.infer<typeof MfaStatus>;
 
@@ -68,6 +76,10 @@ export const OrgSecuritySettings = z.object({
 export type OrgSecuritySettings = z.infer<typeof OrgSecuritySettings>;
 
 const Ok = z.object({ message: z.string() });
+
+/** New recovery codes for the signed-in user (password again); the old ones stop working at once. */
+export const RegenerateRecoveryCodesBody = z.object({ password: z.string().min(1).max(256) });
+export const AdminUserMfaParams = z.object({ id: Id });
 
 export const mfaRoutes = {
   mfaStatus: {
@@ -99,6 +111,23 @@ export const mfaRoutes = {
     summary: 'Unlock the idle-locked console with the password or a code',
     auth: true,
     body: ReauthBody,
+    response: Ok,
+  },
+  regenerateRecoveryCodes: {
+    method: 'POST',
+    path: '/v4/auth/mfa/recovery-codes',
+    summary: 'New recovery codes (password again); the old ones stop working at once. Shown once',
+    auth: true,
+    body: RegenerateRecoveryCodesBody,
+    response: RecoveryCodes,
+  },
+  adminClearUserMfa: {
+    method: 'DELETE',
+    path: '/v4/admin/users/:id/mfa',
+    summary:
+      "Clear a user's second factors (lost phone or key): they set up again at their next sign-in (organisation admins)",
+    auth: true,
+    params: AdminUserMfaParams,
     response: Ok,
   },
   orgSecuritySettings: {

@@ -6,6 +6,7 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { ProtocolTables } from '../modules/protocols/protocols.schema.js';
 import type { ActivationTables } from '../modules/activation/activation.schema.js';
+import type { WebAuthnTables } from '../modules/auth/webauthn.schema.js';
 
 export interface UsersTable {
   id: string;
@@ -581,7 +582,7 @@ export interface ReferenceVersionTable {
   version: number | string;
 }
 
-export interface DB extends ProtocolTables, ActivationTables {
+export interface DB extends ProtocolTables, ActivationTables, WebAuthnTables {
   reference_version: ReferenceVersionTable;
   users: UsersTable;
   agency_members: AgencyMembersTable;

@@ -15,6 +15,7 @@ export const ADMIN_SECTIONS = [
   { to: 'complaint-sets', label: 'Complaint sets' },
   { to: 'users', label: 'Users' },
   { to: 'audit-log', label: 'Audit log' },
+  { to: 'audit-trail', label: 'Security audit' },
   { to: 'protocol-questions', label: 'Protocol questions' },
   { to: 'teams', label: 'Teams' },
   { to: 'protocol-library', label: 'Protocol library' },

@@ -9,12 +9,16 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/client';
 import { FormField } from './SignInPage';
 import { useSignOut } from './mutations';
+import { AddSecurityKey, RecoveryCodesList } from './SecurityKeys';
+import { webAuthnAvailable } from './webauthn';
 
 export function MfaEnrolPage() {
   const queryClient = useQueryClient();
   const signOut = useSignOut();
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
+  /** Recovery codes answered by a first security key (null: no key added here). */
+  const [keyCodes, setKeyCodes] = useState<string[] | null>(null);
   const setup = useMutation({ mutationFn: () => api('totpSetup', { body: { password } }) });
   const confirm = useMutation({ mutationFn: () => api('totpConfirm', { body: { code: code.replace(/\s/g, '') } }) });
 
@@ -38,19 +42,9 @@ export function MfaEnrolPage() {
             {error.message}
           </div>
         )}
-        {confirm.data ? (
+        {keyCodes || confirm.data ? (
           <>
-            <p>
-              Keep these recovery codes somewhere safe. Each one signs you in once if you lose your phone. They are
-              shown only now.
-            </p>
-            <ul className="recovery-codes" aria-label="Recovery codes">
-              {confirm.data.recoveryCodes.map((recovery) => (
-                <li key={recovery}>
-                  <code>{recovery}</code>
-                </li>
-              ))}
-            </ul>
+            <RecoveryCodesList codes={keyCodes ?? confirm.data?.recoveryCodes ?? []} />
             <button
               className="button button-primary"
               type="button"
@@ -88,27 +82,39 @@ export function MfaEnrolPage() {
             </button>
           </form>
         ) : (
-          <form noValidate onSubmit={start}>
-            <p className="muted">
-              Your organisation requires a code from an authenticator app at each sign-in to the console. Enter your
-              password to begin.
-            </p>
-            <FormField
-              id="password"
-              label="Password"
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              error={undefined}
-              onChange={(value) => {
-                setPassword(value);
-                if (setup.isError) setup.reset();
-              }}
-            />
-            <button className="button button-primary" type="submit" disabled={setup.isPending}>
-              Continue
-            </button>
-          </form>
+          <>
+            {webAuthnAvailable() && (
+              <section aria-labelledby="mfa-key-title" className="mfa-choice">
+                <h2 id="mfa-key-title">Use a security key or this device</h2>
+                <p className="muted">
+                  Fastest at the desk: a USB key, or this computer&apos;s fingerprint, face or PIN.
+                </p>
+                <AddSecurityKey onAdded={(codes) => setKeyCodes(codes)} />
+              </section>
+            )}
+            <form noValidate onSubmit={start}>
+              {webAuthnAvailable() && <h2>Or use an authenticator app</h2>}
+              <p className="muted">
+                Your organisation requires a second step at each sign-in to the console: a code from an authenticator
+                app. Enter your password to begin.
+              </p>
+              <FormField
+                id="password"
+                label="Password"
+                type="password"
+                autoComplete="current-password"
+                value={password}
+                error={undefined}
+                onChange={(value) => {
+                  setPassword(value);
+                  if (setup.isError) setup.reset();
+                }}
+              />
+              <button className="button button-primary" type="submit" disabled={setup.isPending}>
+                Continue
+              </button>
+            </form>
+          </>
         )}
         <button className="button" type="button" onClick={() => signOut.mutate()}>
           Sign out

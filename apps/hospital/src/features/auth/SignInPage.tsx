@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../lib/api';
 import { useSignIn } from './mutations';
 import { validateSignIn, type SignInErrors, type SignInFields } from './validation';
+import { webAuthnAvailable } from './webauthn';
 
 export function SignInPage() {
   const [fields, setFields] = useState<SignInFields>({ username: '', password: '' });
@@ -24,6 +25,13 @@ export function SignInPage() {
     const found = validateSignIn(fields);
     setErrors(found);
     if (Object.keys(found).length === 0) signIn.mutate(askCode ? { ...fields, code } : fields);
+  }
+
+  /** The preferred second factor where the device has it: a security key or the device's own. */
+  function signInWithKey() {
+    const found = validateSignIn(fields);
+    setErrors(found);
+    if (Object.keys(found).length === 0) signIn.mutate({ ...fields, securityKey: true });
   }
 
   return (
@@ -55,6 +63,19 @@ export function SignInPage() {
             error={errors.password}
             onChange={(value) => update('password', value)}
           />
+          {askCode && webAuthnAvailable() && (
+            <div className="second-factor">
+              <button
+                className="button button-primary"
+                type="button"
+                disabled={signIn.isPending}
+                onClick={signInWithKey}
+              >
+                Use security key or this device
+              </button>
+              <p className="muted">Or type the code from your authenticator app:</p>
+            </div>
+          )}
           {askCode && (
             <FormField
               id="code"

@@ -38,6 +38,9 @@ export function HospitalHeader({ user, hospitals, onSignOut, signingOut, childre
             Administration
           </Link>
         )}
+        <Link className="button button-quiet header-link" to="/account/security">
+          Sign-in security
+        </Link>
         <p>
           <span className="user-name">{user.displayName}</span>
           {roles && <span className="user-roles">{roles}</span>}

@@ -5,4 +5,5 @@ import type { AuditTrailService } from './audit-trail.js';
 
 export function auditTrailRoutes(app: FastifyInstance, ctx: RouteContext, trail: AuditTrailService): void {
   bindRoute(app, ctx, routes.adminAuditTrail, ({ principal, query }) => trail.list(principal, query));
+  bindRoute(app, ctx, routes.adminAuditVerify, ({ principal }) => trail.verify(principal));
 }

@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import {
   AUDIT_TRAIL_PAGE_DEFAULT,
+  type AuditVerification,
   type AuditTrailEntry,
   type AuditTrailPage,
   type AuditTrailQuery,
@@ -15,10 +16,13 @@ import type { DB } from '../../db/schema.js';
 import { badRequest, forbidden } from '../../errors.js';
 import { decodeAuditCursor, encodeAuditCursor } from '../admin/audit.js';
 import { isOrgAdmin, type Principal } from '../auth/principal.js';
+import { verifyAuditChains } from './audit-chain.js';
 
 const chainRef = (row: { chain: string | null; seq: number | null }) => `${row.chain ?? ''}#${Number(row.seq ?? 0)}`;
 
-export function createAuditTrailService(db: Kysely<DB>) {
+export function createAuditTrailService(db: Kysely<DB>, now: () => Date = () => new Date()) {
+  /** One walk of the chains at a time per process: a second request while one runs gets its result. */
+  let verifying: Promise<AuditVerification> | null = null;
   const cursorOf = (query: AuditTrailQuery) => {
     if (query.cursor === undefined) return null;
     const cursor = decodeAuditCursor(query.cursor);
@@ -35,6 +39,23 @@ export function createAuditTrailService(db: Kysely<DB>) {
   };
 
   return {
+    /** POST /v4/admin/audit-trail/verify: the code of `npm run audit:verify` (verifyAuditChains), not a copy. */
+    verify(principal: Principal): Promise<AuditVerification> {
+      if (!isOrgAdmin(principal)) throw forbidden();
+      verifying ??= verifyAuditChains(db)
+        .then((result) => ({
+          holds: result.problems.length === 0,
+          rows: result.rows,
+          checkedAt: now().toISOString(),
+          chains: result.chains,
+          problems: result.problems,
+        }))
+        .finally(() => {
+          verifying = null;
+        });
+      return verifying;
+    },
+
     async list(principal: Principal, query: AuditTrailQuery): Promise<AuditTrailPage> {
       if (!isOrgAdmin(principal)) throw forbidden();
       const limit = query.limit ?? AUDIT_TRAIL_PAGE_DEFAULT;
@@ -48,6 +69,9 @@ export function createAuditTrailService(db: Kysely<DB>) {
           );
         if (query.caseId !== undefined) select = select.where('case_id', '=', query.caseId);
         if (query.userId !== undefined) select = select.where('user_id', '=', query.userId);
+        if (query.chain !== undefined) select = select.where('chain', '=', query.chain);
+        if (query.from !== undefined) select = select.where('read_at', '>=', new Date(query.from).toISOString());
+        if (query.to !== undefined) select = select.where('read_at', '<', new Date(query.to).toISOString());
         const rows = await select
           .orderBy('read_at', 'desc')
           .orderBy('id', 'desc')
@@ -77,6 +101,9 @@ export function createAuditTrailService(db: Kysely<DB>) {
       if (query.caseId !== undefined) select = select.where('case_id', '=', query.caseId);
       if (query.userId !== undefined) select = select.where('actor_id', '=', query.userId);
       if (query.action !== undefined) select = select.where('action', '=', query.action);
+      if (query.chain !== undefined) select = select.where('chain', '=', query.chain);
+      if (query.from !== undefined) select = select.where('at', '>=', new Date(query.from).toISOString());
+      if (query.to !== undefined) select = select.where('at', '<', new Date(query.to).toISOString());
       const rows = await select
         .orderBy('at', 'desc')
         .orderBy('id', 'desc')

@@ -20,6 +20,9 @@ const ALLOWED_BEFORE_MFA_ENROLMENT = new Set<string>([
   routes.mfaStatus.path,
   routes.totpSetup.path,
   routes.totpConfirm.path,
+  routes.webAuthnRegisterOptions.path,
+  routes.webAuthnRegister.path,
+  routes.webAuthnCredentials.path,
 ]);
 
 /** The hook every authenticated route runs first: no principal, no further work (not even body parsing). */
@@ -50,5 +53,19 @@ export function authRoutes(
       errorResponseBuilder: () => tooManyRequests(serverMessages.tooManySignIns),
     },
   });
+  bindRoute(
+    app,
+    ctx,
+    routes.webAuthnSignInOptions,
+    ({ body, request }) => auth.webAuthnSignInOptions(body, clientAddress(request)),
+    {
+      rateLimit: {
+        max: addressLimit.max,
+        timeWindow: addressLimit.windowMs,
+        keyGenerator: clientAddress,
+        errorResponseBuilder: () => tooManyRequests(serverMessages.tooManySignIns),
+      },
+    },
+  );
   bindRoute(app, ctx, routes.signOut, ({ principal }) => auth.signOut(principal));
 }

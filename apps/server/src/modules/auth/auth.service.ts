@@ -11,8 +11,10 @@ import {
   PASSWORD_CHANGE_REQUIRED,
   serverMessages,
   tokenFromAuthorization,
+  WEBAUTHN_INVALID,
   type SignInBody,
   type SignInResponse,
+  type WebAuthnCeremony,
   type UserRole,
 } from '@inbound/contract';
 import type { Clock } from '../../clock.js';
@@ -55,8 +57,10 @@ export interface AuthServiceDeps {
     enrolled(userId: string): Promise<boolean>;
     acceptSecondFactor(
       userId: string,
-      factor: { otp?: string | undefined; recoveryCode?: string | undefined },
-    ): Promise<'otp' | 'recoveryCode' | null>;
+      factor: Pick<SignInBody, 'otp' | 'recoveryCode' | 'webauthn'>,
+    ): Promise<'otp' | 'recoveryCode' | 'webauthn' | null>;
+    /** A sign-in challenge for the user's security keys (webauthn.ts); 409 when they have none. */
+    webAuthnSignInOptions(userId: string): Promise<WebAuthnCeremony>;
   };
 }
 
@@ -108,32 +112,53 @@ export function createAuthService({
     return principal;
   }
 
+  /** The password step of sign-in (throttled, failures counted and audited); the account once it is right. */
+  async function checkPassword(
+    body: { username: string; password: string; twiageClient: string },
+    address: string,
+    now: Date,
+  ) {
+    const typedName = body.username.trim().toLowerCase();
+    const candidate = await users.findSignInCandidate(typedName);
+    const attempt = { userId: candidate?.id ?? null, typedName, address };
+    const waitMs = await throttle.waitMs(attempt);
+    if (waitMs > 0) throw tooManyRequests(serverMessages.tooManySignIns, Math.ceil(waitMs / 1000));
+
+    const passwordOk = candidate
+      ? await passwords.verify(candidate.passwordHash, body.password)
+      : (await passwords.verifyAgainstDummy(body.password), false);
+    if (!candidate || !passwordOk) {
+      await throttle.failed(attempt);
+      // The typed name stays out (it is sometimes a password typed in the wrong field).
+      await securityAudit?.({
+        actorId: candidate?.id ?? null,
+        action: 'auth.signInFailed',
+        entityType: 'user',
+        entityId: candidate?.id ?? 'unknown',
+        detail: { address, client: body.twiageClient, reason: candidate ? 'password' : 'noAccount' },
+        at: now,
+      });
+      throw unauthorized(serverMessages.invalidCredentials);
+    }
+    return { candidate, attempt };
+  }
+
   return {
+    /**
+     * `POST /v4/auth/mfa/webauthn/signin-options`: the console's first step with a security key — the
+     * password, checked and counted as at sign-in, then a challenge for the user's keys.
+     */
+    async webAuthnSignInOptions(body: { username: string; password: string }, address: string) {
+      if (!mfa) throw new AppError(404, 'not_found', serverMessages.notFound('Security keys'));
+      const { candidate } = await checkPassword({ ...body, twiageClient: 'hospital' }, address, clock.now());
+      if (candidate.disabled) throw new AppError(403, 'forbidden', serverMessages.accountDisabled);
+      return mfa.webAuthnSignInOptions(candidate.id);
+    },
+
     /** `address`: the client's address, one half of the account × address throttle. */
     async signIn(body: SignInBody, address: string): Promise<SignInResponse> {
       const now = clock.now();
-      const typedName = body.username.trim().toLowerCase();
-      const candidate = await users.findSignInCandidate(typedName);
-      const attempt = { userId: candidate?.id ?? null, typedName, address };
-      const waitMs = await throttle.waitMs(attempt);
-      if (waitMs > 0) throw tooManyRequests(serverMessages.tooManySignIns, Math.ceil(waitMs / 1000));
-
-      const passwordOk = candidate
-        ? await passwords.verify(candidate.passwordHash, body.password)
-        : (await passwords.verifyAgainstDummy(body.password), false);
-      if (!candidate || !passwordOk) {
-        await throttle.failed(attempt);
-        // The typed name stays out (it is sometimes a password typed in the wrong field).
-        await securityAudit?.({
-          actorId: candidate?.id ?? null,
-          action: 'auth.signInFailed',
-          entityType: 'user',
-          entityId: candidate?.id ?? 'unknown',
-          detail: { address, client: body.twiageClient, reason: candidate ? 'password' : 'noAccount' },
-          at: now,
-        });
-        throw unauthorized(serverMessages.invalidCredentials);
-      }
+      const { candidate, attempt } = await checkPassword(body, address, now);
       // Said only to someone who knows the password: a disabled account is not a secret from its owner.
       if (candidate.disabled) throw new AppError(403, 'forbidden', serverMessages.accountDisabled);
       // An invitation or reset left unused for 72 h: the administrator issues a new one.
@@ -151,9 +176,13 @@ export function createAuthService({
       // The console's second factor, once the password is right: an enrolled user must give a code.
       let mfaAt: string | null = null;
       if (mfa && body.twiageClient === 'hospital' && (await mfa.enrolled(candidate.id))) {
-        if (body.otp === undefined && body.recoveryCode === undefined)
+        if (body.otp === undefined && body.recoveryCode === undefined && body.webauthn === undefined)
           throw new AppError(401, 'mfa_required', MFA_REQUIRED.message);
-        const factor = await mfa.acceptSecondFactor(candidate.id, { otp: body.otp, recoveryCode: body.recoveryCode });
+        const factor = await mfa.acceptSecondFactor(candidate.id, {
+          otp: body.otp,
+          recoveryCode: body.recoveryCode,
+          webauthn: body.webauthn,
+        });
         if (!factor) {
           await throttle.failed(attempt);
           await securityAudit?.({
@@ -161,10 +190,10 @@ export function createAuthService({
             action: 'auth.signInFailed',
             entityType: 'user',
             entityId: candidate.id,
-            detail: { address, client: body.twiageClient, reason: 'secondFactor' },
+            detail: { address, client: body.twiageClient, reason: body.webauthn ? 'securityKey' : 'secondFactor' },
             at: now,
           });
-          throw new AppError(401, 'mfa_invalid', MFA_INVALID.message);
+          throw new AppError(401, 'mfa_invalid', body.webauthn ? WEBAUTHN_INVALID.message : MFA_INVALID.message);
         }
         mfaAt = now.toISOString();
       }

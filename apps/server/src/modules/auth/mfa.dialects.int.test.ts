@@ -72,6 +72,8 @@ describe.each(dialects)('MFA on %s', (dialect) => {
       required: true,
       verified: false,
       recoveryCodesLeft: 0,
+      totp: false,
+      webauthnKeys: 0,
     });
     expectClientError(await post(routes.totpSetup.path, { password: 'wrong' }, ed1), 400);
     const setup = TotpSetup.parse((await post(routes.totpSetup.path, { password: 'demo-ed1' }, ed1)).json());

@@ -22,6 +22,18 @@ export function mfaRoutes(app: FastifyInstance, ctx: RouteContext, mfa: MfaServi
   bindRoute(app, ctx, routes.reauth, ({ principal, body, request }) =>
     mfa.reauth(principal, body, clientAddress(request)),
   );
+  bindRoute(app, ctx, routes.regenerateRecoveryCodes, ({ principal, body, request }) =>
+    mfa.regenerateRecoveryCodes(principal, body.password, clientAddress(request)),
+  );
+  bindRoute(app, ctx, routes.adminClearUserMfa, ({ principal, params }) => mfa.clearUserFactors(principal, params.id));
+  bindRoute(app, ctx, routes.webAuthnRegisterOptions, ({ principal, body, request }) =>
+    mfa.webAuthnRegisterOptions(principal, body.password, clientAddress(request)),
+  );
+  bindRoute(app, ctx, routes.webAuthnRegister, ({ principal, body }) => mfa.webAuthnRegister(principal, body));
+  bindRoute(app, ctx, routes.webAuthnCredentials, ({ principal }) => mfa.webAuthnCredentials(principal));
+  bindRoute(app, ctx, routes.webAuthnRemoveCredential, ({ principal, params }) =>
+    mfa.webAuthnRemove(principal, params.credentialId),
+  );
   bindRoute(app, ctx, routes.orgSecuritySettings, ({ principal }) => mfa.getSettings(principal));
   bindRoute(app, ctx, routes.updateOrgSecuritySettings, ({ principal, body }) => mfa.putSettings(principal, body));
 }

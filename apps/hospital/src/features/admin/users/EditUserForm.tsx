@@ -13,7 +13,7 @@ import {
 } from '@inbound/contract';
 import { fieldErrors } from './fieldErrors';
 import { MembershipFields, type Memberships } from './MembershipFields';
-import { useResetPassword, useSetDisabled, useUpdateUser } from './queries';
+import { useClearMfa, useResetPassword, useSetDisabled, useUpdateUser } from './queries';
 import { TextField } from '../TextField';
 
 export const ROLE_LABELS: Record<UserRole, string> = {
@@ -41,12 +41,13 @@ export function EditUserForm({ user, options, selfId, onPasswordReset, onClose }
     agencies: user.agencies.map((a) => ({ id: a.id, role: a.role })),
   });
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [confirming, setConfirming] = useState<'disable' | 'reset' | null>(null);
+  const [confirming, setConfirming] = useState<'disable' | 'reset' | 'mfa' | null>(null);
   const [saved, setSaved] = useState(false);
   const update = useUpdateUser();
   const reset = useResetPassword();
   const setDisabled = useSetDisabled();
-  const error = update.error ?? reset.error ?? setDisabled.error;
+  const clearMfa = useClearMfa();
+  const error = update.error ?? reset.error ?? setDisabled.error ?? clearMfa.error;
 
   function toggleRole(role: UserRole, on: boolean) {
     setRoles((current) =>
@@ -75,7 +76,7 @@ export function EditUserForm({ user, options, selfId, onPasswordReset, onClose }
   }
 
   const isSelf = user.id === selfId;
-  const busy = update.isPending || reset.isPending || setDisabled.isPending;
+  const busy = update.isPending || reset.isPending || setDisabled.isPending || clearMfa.isPending;
 
   return (
     <section className="panel" aria-labelledby="edit-title">
@@ -104,6 +105,11 @@ export function EditUserForm({ user, options, selfId, onPasswordReset, onClose }
         {saved && (
           <div role="status" className="banner banner-ok">
             Changes saved.
+          </div>
+        )}
+        {clearMfa.isSuccess && (
+          <div role="status" className="banner banner-ok">
+            {clearMfa.data.message}
           </div>
         )}
         <div className="admin-form-grid">
@@ -164,6 +170,9 @@ export function EditUserForm({ user, options, selfId, onPasswordReset, onClose }
           <button className="button" type="button" disabled={busy} onClick={() => setConfirming('reset')}>
             Reset password…
           </button>
+          <button className="button" type="button" disabled={busy} onClick={() => setConfirming('mfa')}>
+            Clear second factors…
+          </button>
           {user.disabled ? (
             <button
               className="button"
@@ -205,6 +214,27 @@ export function EditUserForm({ user, options, selfId, onPasswordReset, onClose }
               </button>
               <button className="button" type="button" onClick={() => setConfirming(null)}>
                 Keep active
+              </button>
+            </div>
+          </div>
+        )}
+        {confirming === 'mfa' && (
+          <div className="confirm" role="group" aria-label="Confirm clearing second factors">
+            <p>
+              Clear {user.displayName}&apos;s authenticator app, security keys and recovery codes (a lost phone or key)?
+              They are signed out everywhere and set up a second factor again at their next sign-in.
+            </p>
+            <div className="form-actions">
+              <button
+                className="button button-danger"
+                type="button"
+                disabled={busy}
+                onClick={() => clearMfa.mutate(user.id, { onSettled: () => setConfirming(null) })}
+              >
+                Clear second factors
+              </button>
+              <button className="button" type="button" onClick={() => setConfirming(null)}>
+                Keep them
               </button>
             </div>
           </div>

@@ -73,3 +73,12 @@ export function useSetDisabled() {
 export function definedOnly<T extends Record<string, unknown>>(query: T): T {
   return Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined && value !== '')) as T;
 }
+
+/** Clears a user's second factors (lost phone or key): they set up again at their next sign-in. */
+export function useClearMfa() {
+  const invalidate = useInvalidateAdmin();
+  return useMutation({
+    mutationFn: (id: string) => api('adminClearUserMfa', { params: { id } }),
+    onSuccess: () => void invalidate(),
+  });
+}
