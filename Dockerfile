@@ -42,11 +42,18 @@ COPY apps/hospital apps/hospital
 RUN npm run build
 
 # ---- the server's production dependencies only --------------------------------------------------
+# better-sqlite3's addon, compiled once in the build stage, is kept and put back: the same lock file
+# gives the same version, and compiling SQLite again costs minutes of CPU. No other package the server
+# needs at run time has an install script (esbuild, under tsx, finds its binary without its own).
 FROM build AS server-deps
 RUN --mount=type=secret,id=ca,required=false \
     if [ -s /run/secrets/ca ]; then export npm_config_cafile=/run/secrets/ca; fi \
+    && mkdir -p /tmp/addon && cp node_modules/better-sqlite3/build/Release/better_sqlite3.node /tmp/addon/ \
     && rm -rf node_modules apps/*/node_modules packages/*/node_modules \
-    && npm ci --no-audit --no-fund --omit=dev --workspace @inbound/server
+    && npm ci --no-audit --no-fund --omit=dev --workspace @inbound/server --ignore-scripts \
+    && mkdir -p node_modules/better-sqlite3/build/Release \
+    && mv /tmp/addon/better_sqlite3.node node_modules/better-sqlite3/build/Release/ \
+    && node -e "new (require('better-sqlite3'))(':memory:').prepare('select 1').get()"
 
 # ---- what runs ----------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime

@@ -14,6 +14,10 @@
  * per-request figure is then also given with that fixed cost taken out, since at BENCH_RATE it is spread
  * over few requests. The direct cost of recording one request (counter + histogram) is measured
  * in-process and printed too. Never asserts.
+ *
+ * BENCH_AA=1 runs the same comparison with metrics on in all four servers (and all four scraped): the
+ * "overhead" it prints is then the noise of the method on this machine at this moment — an A/B figure
+ * smaller than it cannot be read.
  */
 import autocannon from 'autocannon';
 import { execFileSync } from 'node:child_process';
@@ -26,10 +30,12 @@ import { coresUsed, freePort, REPO_ROOT, startServer, type BenchServer } from '.
 export const OVERHEAD_TARGET = 0.05;
 const RATE = Number(process.env.BENCH_RATE ?? 150);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
-const ROUNDS = 3;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 20;
 const SCRAPE_EVERY_MS = 15_000;
 const IDLE_S = SCRAPE_EVERY_MS / 1000;
+/** A/A: metrics on in all four servers, to see the method's noise. */
+const AA = process.env.BENCH_AA === '1';
 const LIMITS = { SIGNIN_LIMIT_PER_ADDRESS: '100000000', SIGNIN_LIMIT_PER_ACCOUNT: '100000000' };
 
 async function signIn(url: string): Promise<string> {
@@ -100,11 +106,11 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 export async function runMetricsOverhead(): Promise<{ call: string; onUs: number; offUs: number }[]> {
   const servers: BenchServer[] = [];
-  for (const enabled of [true, false, false, true]) {
+  for (const enabled of AA ? [true, true, true, true] : [true, false, false, true]) {
     servers.push(await startServer(await freePort(), { ...LIMITS, METRICS_ENABLED: String(enabled) }));
   }
   const scraper = setInterval(() => {
-    for (const server of [servers[0]!, servers[3]!])
+    for (const server of AA ? servers : [servers[0]!, servers[3]!])
       fetch(`${server.url}/metrics`)
         .then((r) => r.text())
         .catch(() => undefined);
@@ -117,7 +123,7 @@ export async function runMetricsOverhead(): Promise<{ call: string; onUs: number
       { name: 'health', path: routes.health.path, auth: false },
     ];
     console.info(
-      `\n== metrics overhead: CPU µs per request, metrics on vs off, both loaded at once, open loop ${RATE} req/s each of 4 servers (ABBA), ${DURATION_S} s × ${ROUNDS} (load average ${loadavg()[0]!.toFixed(2)})`,
+      `\n== metrics overhead${AA ? ' — A/A (metrics on in all four: "on" = servers 1 and 4, "off" = 2 and 3; the difference is noise)' : ''}: CPU µs per request, metrics on vs off, both loaded at once, open loop ${RATE} req/s each of 4 servers (ABBA), ${DURATION_S} s × ${ROUNDS} (load average ${loadavg()[0]!.toFixed(2)})`,
     );
     const idle = await Promise.all(servers.map(idleCoresUsed));
     const idleOn = (idle[0]! + idle[3]!) / 2;

@@ -268,7 +268,7 @@ const RESULT_LABELS: Record<GpsStatus['recent'][number]['result'], string> = {
 function LiveRow({ label, children }: { label: string; children: ReactNode }) {
   return (
     <p className="gps-live__row">
-      <span className="gps-live__label">{label}</span> {children}
+      <span className="gps-live__label">{label}</span> <span>{children}</span>
     </p>
   );
 }
