@@ -234,8 +234,12 @@ test('divert: the crew is alerted with the reason, warned before a critical hosp
   await chooseHospital(crew, ST_MARYS);
   await expect(crew.getByTestId('diversion-banner')).toHaveCount(0);
 
-  // The case detail page the ED had open says the case is no longer theirs (it goes elsewhere now).
-  await expect(ed.getByRole('alert')).toBeVisible();
+  // The case detail page the ED had open says calmly where the case goes now — no error.
+  const left = ed.getByTestId('case-left');
+  await expect(left.getByRole('heading', { name: `Now going to ${ST_MARYS}` })).toBeVisible();
+  await expect(left).toContainText(`Case ${caseNumber} is no longer coming here`);
+  await expect(ed.getByRole('alert')).toHaveCount(0);
+  await snap(ed, testInfo, 'diversion-open-detail-now-going', { fullPage: false });
   await ed.goto('/hospital/');
   await expect(ed.getByTestId('diverted-away').filter({ hasText: caseNumber })).toContainText(
     `diverted to ${ST_MARYS}`,

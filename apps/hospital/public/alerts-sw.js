@@ -22,13 +22,19 @@ self.addEventListener('push', (event) => {
   );
 });
 
+// A console open when the worker starts is one it serves at once, so a tap can take it to the case.
+self.addEventListener('activate', (event) => {
+  event.waitUntil(self.clients.claim());
+});
+
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
   const url = (event.notification.data && event.notification.data.url) || '/hospital/';
-  event.waitUntil(
-    self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((list) => {
-      const open = list.find((client) => new URL(client.url).pathname.startsWith('/hospital/'));
-      return open ? open.focus() : self.clients.openWindow(url);
-    }),
-  );
+  // An open console goes to the case (and comes to the front); with none open, a new window opens it.
+  const opened = self.clients.matchAll({ type: 'window' }).then((list) => {
+    const open = list.find((client) => new URL(client.url).pathname.startsWith('/hospital/'));
+    if (!open) return self.clients.openWindow(url);
+    return open.navigate(url).then((client) => (client || open).focus());
+  });
+  event.waitUntil(opened);
 });

@@ -126,7 +126,8 @@ export const CaseActivationsParams = z.object({ id: Id });
 export const USER_CHANNEL_EVENTS = { teamAlert: 'team.alert' } as const;
 export const TeamAlert = z.object({
   activation: TeamActivation,
-  reason: z.enum(['activated', 'realert', 'escalated']),
+  /** `stoodDown`: no alert — the consoles drop the activation from their bars (no sound, no push). */
+  reason: z.enum(['activated', 'realert', 'escalated', 'stoodDown']),
 });
 export type TeamAlert = z.infer<typeof TeamAlert>;
 

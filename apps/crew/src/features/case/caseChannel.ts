@@ -75,8 +75,11 @@ function applyCaseUpdated(caseId: string, { event, upload }: CaseUpdated): void 
     const held = queryClient.getQueryData<Acknowledgement | null>(key);
     if (held && held.hospitalId !== event.payload.destinationHospital) queryClient.setQueryData(key, null);
     else if (!held) readAck(caseId);
-    // Another destination: the old one's teams are not coming.
-    if (held?.hospitalId !== event.payload.destinationHospital) forgetActivations(queryClient, caseId);
+    // The teams shown are the destination's: a new one's are not the old one's (gone at once), and a
+    // destination the case returns to may have a team still activated, which no event announces again
+    // — so the server says which (the activations at the current destination).
+    forgetActivations(queryClient, caseId);
+    readActivations(queryClient, caseId);
   }
 }
 

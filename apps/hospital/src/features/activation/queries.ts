@@ -69,7 +69,8 @@ export function useMyActivations(userId: string | null, onAlert: () => void) {
   useChannelMessages('user', userId, {
     onMessage(message) {
       if (message.type === 'team.alert') {
-        onAlert();
+        // A stand down is no alert: the bar drops it, silently.
+        if (message.data.reason !== 'stoodDown') onAlert();
         void queryClient.invalidateQueries({ queryKey: activationKeys.mine() });
       }
     },

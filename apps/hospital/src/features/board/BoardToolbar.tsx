@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { useConnectionState } from '../../lib/realtime/realtime';
 import { audioBlocked, unlockAudio } from './beep';
+import { useMe } from '../auth/queries';
+import { PhoneAlertsButton } from '../activation/PhoneAlerts';
 
 /** What the board says of the real-time connection (ConnectionState of @inbound/client), and its style. */
 const CONNECTION = {
@@ -14,6 +16,7 @@ const CONNECTION = {
 /** Whether the board is live, and the alert sound switch (with the browser's one-click audio unlock). */
 export function BoardToolbar({ soundOn, onSoundChange }: { soundOn: boolean; onSoundChange: (on: boolean) => void }) {
   const connection = useConnectionState();
+  const me = useMe();
   const [blocked, setBlocked] = useState(audioBlocked);
   return (
     <div className="toolbar">
@@ -21,6 +24,8 @@ export function BoardToolbar({ soundOn, onSoundChange }: { soundOn: boolean; onS
         <span className="connection-dot" aria-hidden="true" /> {CONNECTION[connection].text}
       </span>
       <span className="toolbar-actions">
+        {/* Turned on before the first alert, not only from an alert's bar (a team member's phone). */}
+        <PhoneAlertsButton userId={me.data?._id ?? null} />
         {soundOn && blocked && (
           <button
             type="button"

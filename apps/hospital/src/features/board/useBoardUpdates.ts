@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { HOSPITAL_CHANNEL_EVENTS, type BoardResponse } from '@inbound/contract';
+import { HOSPITAL_CHANNEL_EVENTS, type BoardResponse, type DivertedAwayResponse } from '@inbound/contract';
 import { useChannelMessages } from '../../lib/realtime/realtime';
 import { applyCaseCard } from './boardCache';
 import { markBoardNotice } from './marks';
@@ -47,8 +47,13 @@ export function useBoardUpdates(hospitalId: string): void {
       if (board) queryClient.setQueryData<BoardResponse>(key, applyCaseCard(board, caseId, card));
       if (!board || queryClient.isFetching({ queryKey: key, exact: true }) > 0) readBoardAgain();
       void queryClient.invalidateQueries({ queryKey: boardKeys.detail(hospitalId, caseId) });
-      // A case that left this board: the "diverted to …" list (issue 15) says where it went.
-      if (card === null) void queryClient.invalidateQueries({ queryKey: arrivalKeys.divertedAway(hospitalId) });
+      // A case that left this board: the "diverted to …" list (issue 15) says where it went; one that
+      // came back is on the board again and leaves that list.
+      const awayKey = arrivalKeys.divertedAway(hospitalId);
+      const listedAway = queryClient
+        .getQueryData<DivertedAwayResponse>(awayKey)
+        ?.divertedAway.some((row) => row.caseId === caseId);
+      if (card === null || listedAway) void queryClient.invalidateQueries({ queryKey: awayKey });
     },
     onUnreadable(event) {
       if (event.type !== HOSPITAL_CHANNEL_EVENTS.caseUpdated) return;

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { Link, useParams } from 'react-router';
-import { estimateArrival, type BoardCaseDetail } from '@inbound/contract';
+import { estimateArrival, type BoardCaseDetail, type DivertedAway } from '@inbound/contract';
 import { formatAge, formatClock, formatDistance, formatElapsed, formatFieldValue, formatGender } from '../board/format';
 import { PriorityBadge, priorityClass } from '../board/PriorityBadge';
 import { useAcknowledge, useInboundCase } from '../board/queries';
@@ -9,6 +9,8 @@ import { useNow } from '../board/useNow';
 import { ChatPanel } from './ChatPanel';
 import { FeedbackPanel } from './FeedbackPanel';
 import { ArrivalPanel } from '../arrival/ArrivalPanel';
+import { useDivertedAway } from '../arrival/queries';
+import { isNotFound, leftForElsewhere } from '../arrival/caseLeft';
 import { MediaPanel } from './MediaPanel';
 import { useCaseChannel } from './queries';
 import { ActivationPanel } from '../activation/ActivationPanel';
@@ -23,6 +25,7 @@ export function CaseDetailPage() {
   useBoardUpdates(hospitalId);
   useCaseChannel(hospitalId, caseId);
   const detail = useInboundCase(hospitalId, caseId);
+  const away = useDivertedAway(hospitalId);
   const now = useNow();
 
   if (detail.isPending) {
@@ -33,6 +36,17 @@ export function CaseDetailPage() {
     );
   }
   if (detail.isError) {
+    // The case left this hospital (diverted, or the crew chose another): no longer ours to read — say
+    // where it goes rather than show the refusal.
+    const left = leftForElsewhere(detail.error, caseId, away.data?.divertedAway);
+    if (left) return <CaseLeft caseNumber={left.caseNumber} toHospitalName={left.toHospitalName} at={left.at} />;
+    if (isNotFound(detail.error) && away.isFetching) {
+      return (
+        <main className="centered" role="status">
+          Loading the case…
+        </main>
+      );
+    }
     return (
       <main className="centered">
         <div role="alert" className="banner banner-error">
@@ -45,6 +59,22 @@ export function CaseDetailPage() {
     );
   }
   return <CaseDetail hospitalId={hospitalId} c={detail.data} now={now} />;
+}
+
+function CaseLeft({ caseNumber, toHospitalName, at }: Pick<DivertedAway, 'caseNumber' | 'toHospitalName' | 'at'>) {
+  return (
+    <main className="centered case-left">
+      <div role="status" className="banner banner-info" data-testid="case-left">
+        <h1>Now going to {toHospitalName}</h1>
+        <p>
+          Case {caseNumber} is no longer coming here (since {formatClock(at)}). Its record is now for {toHospitalName}.
+        </p>
+      </div>
+      <Link className="button" to="/">
+        Back to the board
+      </Link>
+    </main>
+  );
 }
 
 function CaseDetail({ hospitalId, c, now }: { hospitalId: string; c: BoardCaseDetail; now: number }) {

@@ -262,6 +262,25 @@ describe('team activation', () => {
     const res = await send(t, 'POST', url, ed1);
     expect(res.statusCode, res.body).toBe(200);
     expect(TeamActivation.parse(res.json())).toMatchObject({ status: 'stoodDown', stoodDownByName: 'Taylor Brooks' });
+    // Every alerted member's consoles hear it on their own channel and drop the bar (no push for it).
+    const stoodDownTo = async (userId: string) => {
+      for (let i = 0; i < 100; i++) {
+        const found = (await published(t, `user:${userId}`, 'team.alert')).filter(
+          (e) => (e.data as { reason: string }).reason === 'stoodDown',
+        );
+        if (found.length > 0) return found;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return [];
+    };
+    const dropped = await stoodDownTo('user-backupdoc');
+    expect(dropped).toHaveLength(1);
+    expect(dropped[0]?.data).toMatchObject({ activation: { _id: activation._id, status: 'stoodDown' } });
+    expect(await stoodDownTo('user-radio')).toHaveLength(1);
+    // A repeat answers the same and tells no one again.
+    expect((await send(t, 'POST', url, ed1)).statusCode).toBe(200);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await stoodDownTo('user-backupdoc')).toHaveLength(1);
     pushes.length = 0;
     t.clock.advance(10 * ACTIVATION_REALERT_MS);
     await t.app.teamActivationTick();

@@ -111,13 +111,18 @@ export function createActivationService(deps: ActivationServiceDeps) {
     return team;
   }
 
-  /** Tells the members being alerted: their consoles (user channel) and their phones (Web Push). */
-  function alert(activation: TeamActivation, userIds: readonly string[], reason: TeamAlert['reason']): void {
-    if (userIds.length === 0) return;
+  /** Tells the members' consoles (their user channels) of an alert, or that the activation is over. */
+  function tellConsoles(activation: TeamActivation, userIds: readonly string[], reason: TeamAlert['reason']): void {
     const message = { type: USER_CHANNEL_EVENTS.teamAlert, data: { activation, reason } } as const;
     for (const userId of userIds) {
       publishMessage(deps.publisher, 'user', userId, message).catch((error: unknown) => deps.onError?.(error));
     }
+  }
+
+  /** Tells the members being alerted: their consoles (user channel) and their phones (Web Push). */
+  function alert(activation: TeamActivation, userIds: readonly string[], reason: TeamAlert['reason']): void {
+    if (userIds.length === 0) return;
+    tellConsoles(activation, userIds, reason);
     const title = `${activation.teamName} team activated`;
     deps.push.notify(
       userIds,
@@ -127,7 +132,8 @@ export function createActivationService(deps: ActivationServiceDeps) {
         title: reason === 'activated' ? title : `${title} — please answer`,
         // The case number and hospital only: nothing about the patient on a lock screen.
         body: `Case ${activation.caseNumber} to ${activation.hospitalName}. Tap to answer "${activationMessages.onMyWay}".`,
-        url: `/hospital/?activation=${activation._id}`,
+        // A tap opens the case (members are ED staff of its hospital); the bar there has "On my way".
+        url: `/hospital/case/${activation.hospitalId}/${activation.caseId}`,
         caseId: activation.caseId,
         transferId: null,
       },
@@ -352,7 +358,7 @@ export function createActivationService(deps: ActivationServiceDeps) {
         async (trx, _current, emit, now) => {
           const activation = await repo.find(activationId, trx);
           if (activation?.caseId !== caseId || activation.hospitalId !== hospitalId) return 'missing' as const;
-          if (activation.status !== 'active') return activation;
+          if (activation.status !== 'active') return { activation, fresh: false };
           await repo.update(trx, activationId, {
             status: 'stoodDown',
             stood_down_at: now,
@@ -365,11 +371,16 @@ export function createActivationService(deps: ActivationServiceDeps) {
             teamName: activation.teamName,
             byName,
           });
-          return (await repo.find(activationId, trx)) ?? activation;
+          return { activation: (await repo.find(activationId, trx)) ?? activation, fresh: true };
         },
       );
       if (outcome === null || outcome === 'missing') throw notFound('Activation');
-      return outcome;
+      // The alerted members' bars drop it at once (the case event reaches only the case's subscribers).
+      if (outcome.fresh) {
+        const alerted = outcome.activation.members.filter((m) => m.alertedAt !== null).map((m) => m.userId);
+        tellConsoles(outcome.activation, alerted, 'stoodDown');
+      }
+      return outcome.activation;
     },
 
     /** A member's "on my way". Repeats answer the activation as it is. */
