@@ -6,6 +6,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
+import { CALL_ALIVE_INTERVAL_MS } from '@inbound/contract';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { createDatabase, type Database } from './db/database.js';
@@ -109,6 +110,8 @@ declare module 'fastify' {
     realtime: RealtimePublisher;
     /** Runs the team activations' due re-alerts and escalations now (tests move the clock, then tick). */
     teamActivationTick: () => Promise<number>;
+    /** Ends abandoned calls and stale rings now (tests move the clock, then sweep). */
+    callSweep: () => Promise<number>;
   }
 }
 
@@ -345,6 +348,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     transferInProgress: (caseId) => liveTransfers.inProgress(caseId),
   });
   channelAuthorizers.register('call', (principal, callId) => calls.mayRead(principal, callId));
+  // A connected call whose two browsers are gone (and a ring nobody ended) is ended by this sweep.
+  const callSweep = setInterval(() => {
+    calls.sweep().catch((error: unknown) => logError(error, 'call expiry sweep failed'));
+  }, CALL_ALIVE_INTERVAL_MS);
+  callSweep.unref();
+  app.decorate('callSweep', () => calls.sweep());
   // Transfer codes and dispatched-case numbers share one guess limit (across processes with Redis).
   const numberGuesses = shared.guessStore
     ? createRedisGuessLimiter(shared.guessStore, config.redisKeyPrefix, clock, (error) =>
@@ -392,6 +401,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     secret: config.jwtSecret,
     log: app.log,
     voiceMemoChat: chat.voiceMemos,
+    authoriseRecording: (principal, caseId, callId) => calls.authoriseRecording(principal, caseId, callId),
     onConversionDone: metrics.conversionDone,
     ...(shared.uploadLocker ? { uploadLocker: shared.uploadLocker } : {}),
     sessionPrincipal: (userId, sessionId) => auth.sessionPrincipal(userId, sessionId),
@@ -494,6 +504,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.addHook('onClose', async () => {
     stopTransferSweep();
     clearInterval(activationSweep);
+    clearInterval(callSweep);
     await caseOutbox.close();
     await media.close();
     await push.drain();

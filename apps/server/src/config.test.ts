@@ -21,6 +21,9 @@ describe('config', () => {
     expect(result.config.dataDir).toBe(path.resolve('./data'));
     expect(result.config.crewDist).toMatch(/apps[/\\]crew[/\\]dist$/);
     expect(result.config.signInLimits.perAccount).toEqual({ max: 10, windowMs: 15 * 60_000 });
+    // No third-party STUN by default (it would learn every caller's address): host candidates and TURN only.
+    expect(result.config.iceServers).toEqual([]);
+    expect(result.config.turn).toBeNull();
   });
 
   it('reads every variable', () => {

@@ -159,7 +159,9 @@ const EnvSchema = z
     HEADERS_TIMEOUT: duration('HEADERS_TIMEOUT').default(15_000),
     PUBLIC_URL: url('PUBLIC_URL', ['http:', 'https:']).optional(),
     MAP_TILE_URL: tileUrl('MAP_TILE_URL').optional(),
-    ICE_SERVERS: iceServers.default([{ urls: 'stun:stun.l.google.com:19302' }]),
+    // No third party by default: a STUN server learns every caller's public address and when they call.
+    // Unset, calls use host candidates (one network) and the configured TURN (which answers STUN too).
+    ICE_SERVERS: iceServers.default([]),
     // TURN REST API (coturn's use-auth-secret): the server mints each call's TURN credentials from
     // TURN_SECRET for TURN_URLS, valid TURN_CREDENTIAL_TTL. Unset: no TURN (ICE_SERVERS only).
     TURN_URLS: z

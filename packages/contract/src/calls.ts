@@ -62,6 +62,13 @@ export type CallOutcome = z.infer<typeof CallOutcome>;
 
 /** How long a call rings before it counts as missed (the caller's app also stops at this point). */
 export const CALL_RING_TIMEOUT_MS = 45_000;
+/**
+ * While connected, each party says it is still in the call every CALL_ALIVE_INTERVAL_MS (`POST
+ * …/alive`); a connected call neither party has spoken for in CALL_ALIVE_TIMEOUT_MS — both browsers
+ * closed, crashed or offline — is ended by the server as `lost`, with its case event.
+ */
+export const CALL_ALIVE_INTERVAL_MS = 10_000;
+export const CALL_ALIVE_TIMEOUT_MS = 45_000;
 /** Sizes a signal may have: an SDP of audio and video with many codecs is a few KB. */
 export const SDP_MAX_LENGTH = 16_000;
 export const CANDIDATE_MAX_LENGTH = 1_000;
@@ -237,6 +244,14 @@ export const callRoutes = {
     params: CallParams,
     body: EndCallBody,
     response: CallChanged,
+  },
+  callAlive: {
+    method: 'POST',
+    path: '/v4/calls/:callId/alive',
+    summary: 'A party of the connected call is still in it (every 10 s); a call nobody keeps alive ends as lost',
+    auth: true,
+    params: CallParams,
+    response: null,
   },
   getCall: {
     method: 'GET',

@@ -85,6 +85,8 @@ export const CaseEvent = z.discriminatedUnion('type', [
   variant('ekg', MediaAdded),
   variant('video', MediaAdded),
   variant('voicememo', MediaAdded),
+  /** The recording of a voice call, uploaded by the console that answered it (issue 12): which call. */
+  variant('callrecording', MediaAdded.extend({ callId: Id })),
   /** The patient arrived: the case is closed. */
   variant('arrived', z.object({ arrivedAt: At })),
   /** The crew's rating of the hand-over (allowed after the case is closed). */
@@ -201,6 +203,7 @@ export const MEDIA_CASE_EVENTS = [
   'ekg',
   'video',
   'voicememo',
+  'callrecording',
 ] as const satisfies readonly (CaseEvent['type'] & MediaType)[];
 
 export function isMediaCaseEvent(event: CaseEvent): event is CaseEventOf<MediaType> {

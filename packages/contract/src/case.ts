@@ -53,6 +53,8 @@ export const CASE_EVENT_TYPES = [
   'diverted',
   // A voice call between the crew and the destination ED ended (issue 12): who, when, how long.
   'call',
+  // The recording of a voice call, uploaded by the console that answered (issue 12).
+  'callrecording',
   // A case transfer admitted, dismissed or handed the case to another crew.
   'transfer',
   // Team activation at the destination (issue 15, activation.ts).

@@ -9,9 +9,18 @@ import { MediaCounts } from './case.js';
 import { Id } from './entities.js';
 import { ChatMessage, VOICE_MEMO_MAX_SECONDS } from './realtime-api.js';
 
-export const MEDIA_TYPES = ['photo', 'id', 'ekg', 'video', 'voicememo'] as const;
+export const MEDIA_TYPES = ['photo', 'id', 'ekg', 'video', 'voicememo', 'callrecording'] as const;
 export const MediaType = z.enum(MEDIA_TYPES, { error: `type must be one of ${MEDIA_TYPES.join(', ')}` });
 export type MediaType = z.infer<typeof MediaType>;
+
+/**
+ * The kinds the case's media counts count (spec §3: photo, id, ekg, video, voice memo) — what the crew
+ * sends. A `callrecording` is the ED's record of a voice call (issue 12): made and uploaded by the
+ * console that answered, listed and played for the destination's ED staff only, never in the counts.
+ */
+export const MEDIA_COUNTED_TYPES = ['photo', 'id', 'ekg', 'video', 'voicememo'] as const;
+export type CountedMediaType = (typeof MEDIA_COUNTED_TYPES)[number];
+export const isCountedMediaType = (type: MediaType): type is CountedMediaType => type !== 'callrecording';
 
 /** What each type becomes: the hospital receives `{eventType}.jpeg`, `.mp4` or `.mp3` (§4). */
 export const MEDIA_OUTPUT = {
@@ -20,6 +29,7 @@ export const MEDIA_OUTPUT = {
   ekg: { extension: 'jpeg', contentType: 'image/jpeg' },
   video: { extension: 'mp4', contentType: 'video/mp4' },
   voicememo: { extension: 'mp3', contentType: 'audio/mpeg' },
+  callrecording: { extension: 'mp3', contentType: 'audio/mpeg' },
 } as const satisfies Record<MediaType, { extension: string; contentType: string }>;
 
 export const mediaFileName = (type: MediaType): string => `${type}.${MEDIA_OUTPUT[type].extension}`;
@@ -37,6 +47,8 @@ export const MEDIA_MAX_BYTES = {
   ekg: 15 * MB,
   video: 150 * MB,
   voicememo: 20 * MB,
+  // The console records at 32 kbit/s Opus: 40 MB is about 2 h 45 min of call.
+  callrecording: 40 * MB,
 } as const satisfies Record<MediaType, number>;
 
 /**
@@ -76,6 +88,8 @@ export const MediaUpload = z.object({
   createdAt: z.iso.datetime(),
   /** Server path of the file (GET, range requests allowed). */
   url: z.string(),
+  /** A `callrecording`: the call it recorded. */
+  callId: Id.optional(),
 });
 export type MediaUpload = z.infer<typeof MediaUpload>;
 
@@ -126,6 +140,16 @@ export const MEDIA_TUS_METADATA = {
  * upload: one Idempotency-Key, so a replay records neither twice. Other types refuse it (400).
  */
 export const MEDIA_CHAT_LENGTH_FIELD = MEDIA_TUS_METADATA.chatLength;
+
+/**
+ * A `callrecording` upload names its call in the multipart field `callId` (after `type`, before
+ * `data`): only the ED staff member who answered that call of the case uploads it, once per call, and
+ * only when the call's department records calls (spec §3 allowsToRecord). Multipart only: a recording
+ * is at most `MEDIA_MAX_BYTES.callrecording` and goes from a console on the hospital's network.
+ */
+export const MEDIA_CALL_ID_FIELD = 'callId';
+/** How the console records a call: Opus in WebM, one mixed (mono) track, this many bits per second. */
+export const CALL_RECORDING_BITS_PER_SECOND = 32_000;
 export const MediaChatLength = z.coerce
   .number({ error: 'chatLength must be a number of seconds' })
   .positive({ error: 'chatLength must be more than 0 seconds' })
@@ -144,4 +168,14 @@ export const mediaMessages = {
   processing: 'The file is still being converted; try again in a moment.',
   failed: 'The file could not be converted.',
   linkInvalid: 'This media link is not valid or has expired; open the media again.',
+  callIdMissing: 'A call recording must name its call in the multipart field "callId", before "data".',
+  callIdNotRecording: 'callId belongs to a callrecording upload only.',
+  recordingByAnswerer: 'Only the ED staff member who answered the call uploads its recording.',
+  recordingNotForCrew: 'A crew uploads photos, IDs, EKGs, videos and voice memos; call recordings come from the ED.',
+  hospitalUploadsRecordingsOnly: 'ED staff upload call recordings only.',
+  callNotRecorded: "This call is not recorded: its hospital's department does not record calls.",
+  callNotAnswered: 'This call was never answered: there is nothing recorded.',
+  alreadyRecorded: 'This call already has its recording.',
+  recordingForEdOnly: "A call's recording is the destination ED's: its ED staff list and play it.",
+  recordingNotOverTus: 'A call recording is uploaded as multipart/form-data, not resumably.',
 } as const;

@@ -353,7 +353,7 @@ export interface CaseFeedbackTable {
 export interface CaseMediaTable {
   id: string;
   case_id: string;
-  /** photo | id | ekg | video | voicememo */
+  /** photo | id | ekg | video | voicememo | callrecording */
   type: string;
   /** processing | ready | failed */
   status: string;
@@ -372,6 +372,8 @@ export interface CaseMediaTable {
   failure: string | null;
   created_at: string;
   converted_at: string | null;
+  /** A `callrecording`: the call it recorded (one recording per call). */
+  call_id: string | null;
 }
 
 export interface RealtimeChannelsTable {
@@ -414,6 +416,8 @@ export interface CallsTable {
   ended_at: string | null;
   outcome: string | null;
   recording: number;
+  /** The last time a party of the connected call said it was still in it (POST …/alive). */
+  alive_at: string | null;
 }
 
 /** A message for `case:{id}` that is not a case event (chat, receipt, conversion), not yet handed out. */

@@ -10,6 +10,7 @@
  *   seconds; when nothing connects within LOST_AFTER_MS the call is lost.
  */
 import {
+  CALL_ALIVE_INTERVAL_MS,
   CALL_EVENTS,
   CANDIDATES_PER_SIGNAL_MAX,
   type Call,
@@ -80,6 +81,11 @@ export function createCallPeer(options: CallPeerOptions): CallPeer {
   let everConnected = false;
   let lostTimer: ReturnType<typeof setTimeout> | null = null;
   let restartTimer: ReturnType<typeof setInterval> | null = null;
+  // Still in the call: without these from either side for CALL_ALIVE_TIMEOUT_MS the server ends it as lost
+  // (both browsers gone). A failed one is not an error: the next one, or the connection's state, tells.
+  const aliveTimer = setInterval(() => {
+    if (!closed) void api('callAlive', { params: { callId } }).catch(() => undefined);
+  }, CALL_ALIVE_INTERVAL_MS);
 
   // ---- outgoing signals, in order ----------------------------------------------------------------
   let sending: Promise<void> = Promise.resolve();
@@ -228,6 +234,7 @@ export function createCallPeer(options: CallPeerOptions): CallPeer {
     close() {
       if (closed) return;
       closed = true;
+      clearInterval(aliveTimer);
       stopRecovery();
       if (batchTimer) clearTimeout(batchTimer);
       unsubscribe();

@@ -6,7 +6,7 @@
  * on; until that read has started, it is counted here — so a count never dips or doubles at the moment
  * an upload completes.
  */
-import type { MediaUpload } from '@inbound/contract';
+import { isCountedMediaType, type MediaUpload } from '@inbound/contract';
 import type { MediaEventType, MediaItem } from './mediaQueue';
 
 /** Items per media type (the case's `mediaCounts`, §3). */
@@ -83,13 +83,12 @@ export function mediaRows(
     ...local
       .filter((item) => isPendingLocally(item, server, sentAt))
       .map((item): MediaRow => ({ source: 'local', key: item.key, type: item.eventType, at: item.createdAt, item })),
-    ...(server?.uploads ?? []).map((upload): MediaRow => ({
-      source: 'server',
-      key: upload.id,
-      type: upload.type,
-      at: Date.parse(upload.createdAt),
-      upload,
-    })),
+    ...(server?.uploads ?? []).flatMap((upload): MediaRow[] => {
+      const type = upload.type;
+      // The server lists no call recording to a crew; one told on the case channel is not the crew's.
+      if (!isCountedMediaType(type)) return [];
+      return [{ source: 'server', key: upload.id, type, at: Date.parse(upload.createdAt), upload }];
+    }),
   ];
   return rows.sort((a, b) => b.at - a.at);
 }

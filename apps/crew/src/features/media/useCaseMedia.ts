@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { MediaUpload } from '@inbound/contract';
+import { isCountedMediaType, type MediaUpload } from '@inbound/contract';
 import { api } from '../../lib/apiClient';
 import { isPlaceholderId } from '../../lib/outbox';
 import { queryClient as appQueryClient } from '../../lib/queryClient';
@@ -38,6 +38,9 @@ export function useServerMedia(caseId: string | null): ServerMedia | null {
  * is on its way) — the same rule as a read requested now.
  */
 export function applyMediaUpload(caseId: string, upload: MediaUpload): void {
+  // A call recording is the ED's (spec §3 counts the crew's five kinds): the crew neither lists nor counts it.
+  const type = upload.type;
+  if (!isCountedMediaType(type)) return;
   appQueryClient.setQueryData<ServerMedia>(caseMediaKey(caseId), (media) => {
     if (!media) return media;
     const at = media.uploads.findIndex((u) => u.id === upload.id);
@@ -50,7 +53,7 @@ export function applyMediaUpload(caseId: string, upload: MediaUpload): void {
     }
     return {
       uploads: [...media.uploads, upload],
-      mediaCounts: { ...media.mediaCounts, [upload.type]: media.mediaCounts[upload.type] + 1 },
+      mediaCounts: { ...media.mediaCounts, [type]: media.mediaCounts[type] + 1 },
       requestedAt: Date.now(),
     };
   });

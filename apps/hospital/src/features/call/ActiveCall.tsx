@@ -11,6 +11,7 @@ import {
 } from '@inbound/client';
 import { api } from '../../lib/client';
 import { getRealtime } from '../../lib/realtime/realtime';
+import { startCallRecorder, uploadCallRecording, type CallRecorder } from './callRecorder';
 
 type Status = 'CONNECTING' | 'CONNECTED' | 'DISCONNECTED';
 
@@ -20,6 +21,8 @@ interface Session {
   peer: CallPeer | null;
   stream: MediaStream | null;
   over: boolean;
+  /** When the department records calls: both voices, uploaded as the case's media when the call ends. */
+  recorder: CallRecorder | null;
 }
 
 /**
@@ -35,7 +38,7 @@ export function ActiveCall({ ring, selfUserId, onClose }: { ring: CallRing; self
   const [now, setNow] = useState(() => Date.now());
   const [quality, setQuality] = useState<CallQuality | null>(null);
   const audio = useRef<HTMLAudioElement>(null);
-  const session = useRef<Session>({ peer: null, stream: null, over: false });
+  const session = useRef<Session>({ peer: null, stream: null, over: false, recorder: null });
   const hangUp = useRef<() => void>(() => undefined);
   const closeRef = useRef(onClose);
   useEffect(() => {
@@ -43,7 +46,7 @@ export function ActiveCall({ ring, selfUserId, onClose }: { ring: CallRing; self
   });
 
   useEffect(() => {
-    const s: Session = { peer: null, stream: null, over: false };
+    const s: Session = { peer: null, stream: null, over: false, recorder: null };
     session.current = s;
     const callId = ring.call.id;
     const finish = (message: string | null, tellServer: boolean) => {
@@ -51,6 +54,14 @@ export function ActiveCall({ ring, selfUserId, onClose }: { ring: CallRing; self
       s.over = true;
       if (tellServer) void api('endCall', { params: { callId }, body: { reason: 'hangup' } }).catch(() => undefined);
       s.peer?.close();
+      const recorder = s.recorder;
+      s.recorder = null;
+      if (recorder) {
+        void recorder
+          .stop()
+          .then((blob) => (blob ? uploadCallRecording(ring.call.caseId, callId, blob) : undefined))
+          .catch(() => undefined);
+      }
       s.stream?.getTracks().forEach((t) => t.stop());
       setStatus('DISCONNECTED');
       setProblem(message);
@@ -82,6 +93,13 @@ export function ActiveCall({ ring, selfUserId, onClose }: { ring: CallRing; self
         stream.getTracks().forEach((t) => t.stop());
         return;
       }
+      if (taken.call.recording) {
+        try {
+          s.recorder = startCallRecorder(stream);
+        } catch {
+          s.recorder = null; // no MediaRecorder here: the call goes on unrecorded
+        }
+      }
       s.peer = createCallPeer({
         api: (name, options) => api(name, options),
         realtime: getRealtime(),
@@ -100,6 +118,7 @@ export function ActiveCall({ ring, selfUserId, onClose }: { ring: CallRing; self
           }
         },
         onRemoteStream(remote) {
+          s.recorder?.addRemote(remote);
           if (audio.current) {
             audio.current.srcObject = remote;
             void audio.current.play().catch(() => undefined);
@@ -117,7 +136,7 @@ export function ActiveCall({ ring, selfUserId, onClose }: { ring: CallRing; self
     return () => {
       if (!s.over) hangUp.current();
     };
-  }, [ring.call.id, selfUserId]);
+  }, [ring.call.id, ring.call.caseId, selfUserId]);
 
   useEffect(() => {
     if (status !== 'CONNECTED') return undefined;
@@ -134,6 +153,7 @@ export function ActiveCall({ ring, selfUserId, onClose }: { ring: CallRing; self
 
   const toggleMute = () => {
     setMuted(!muted);
+    session.current.recorder?.setLocalMuted(!muted);
     void session.current.peer?.setMuted(!muted);
   };
 

@@ -10,6 +10,7 @@ export const MEDIA_LABELS: Record<MediaType, string> = {
   ekg: 'EKG',
   video: 'Video',
   voicememo: 'Voice memo',
+  callrecording: 'Call recording',
 };
 
 const STILLS = new Set<MediaType>(['photo', 'id', 'ekg']);

@@ -7,6 +7,7 @@
  */
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
+  isCountedMediaType,
   MEDIA_ACCESS_TTL_MS,
   isMediaCaseEvent,
   parseChannelMessage,
@@ -148,7 +149,10 @@ function applyUpload(queryClient: QueryClient, hospitalId: string, caseId: strin
     if (at >= 0) return { ...current, uploads: current.uploads.map((u, i) => (i === at ? upload : u)) };
     return {
       uploads: [...current.uploads, upload],
-      mediaCounts: { ...current.mediaCounts, [upload.type]: current.mediaCounts[upload.type] + 1 },
+      // A call recording is listed (the ED's record of the call) but not in the crew's media counts (§3).
+      mediaCounts: isCountedMediaType(upload.type)
+        ? { ...current.mediaCounts, [upload.type]: current.mediaCounts[upload.type] + 1 }
+        : current.mediaCounts,
     };
   });
   retryRefusedLinks(queryClient, caseId);

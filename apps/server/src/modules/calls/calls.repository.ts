@@ -23,11 +23,40 @@ export function createCallsRepository(db: Kysely<DB>) {
     async answer(id: string, userId: string, name: string, at: string): Promise<boolean> {
       const result = await db
         .updateTable('calls')
-        .set({ state: 'connected', answered_by_user_id: userId, answered_by_name: name, answered_at: at })
+        .set({ state: 'connected', answered_by_user_id: userId, answered_by_name: name, answered_at: at, alive_at: at })
         .where('id', '=', id)
         .where('state', '=', 'ringing')
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
+    },
+
+    /** A party of the connected call is still in it. */
+    async alive(id: string, at: string): Promise<void> {
+      await db
+        .updateTable('calls')
+        .set({ alive_at: at })
+        .where('id', '=', id)
+        .where('state', '=', 'connected')
+        .execute();
+    },
+
+    /** Connected calls nobody kept alive since `aliveBefore`, and rings started before `ringBefore`. */
+    stale(aliveBefore: string, ringBefore: string): Promise<CallRow[]> {
+      return db
+        .selectFrom('calls')
+        .selectAll()
+        .where((eb) =>
+          eb.or([
+            // alive_at null: answered before the column existed (current() then goes by answered_at).
+            eb.and([
+              eb('state', '=', 'connected'),
+              eb.or([eb('alive_at', '<=', aliveBefore), eb('alive_at', 'is', null)]),
+            ]),
+            eb.and([eb('state', '=', 'ringing'), eb('started_at', '<', ringBefore)]),
+          ]),
+        )
+        .limit(100)
+        .execute();
     },
 
     /** → ended, once: false when it had ended already. */

@@ -13,5 +13,6 @@ export function callsRoutes(app: FastifyInstance, ctx: RouteContext, calls: Call
   bindRoute(app, ctx, routes.endCall, ({ principal, params, body }) =>
     calls.end(principal, params.callId, body.reason),
   );
+  bindRoute(app, ctx, routes.callAlive, ({ principal, params }) => calls.alive(principal, params.callId));
   bindRoute(app, ctx, routes.getCall, ({ principal, params }) => calls.get(principal, params.callId));
 }

@@ -15,10 +15,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  CALL_ALIVE_TIMEOUT_MS,
   CALL_EVENTS,
   CALL_RING_TIMEOUT_MS,
   FEATURE,
   callMessages,
+  mediaMessages,
   type BoardCase,
   type Call,
   type CallOutcome,
@@ -134,10 +136,20 @@ export function createCallsService(deps: CallsServiceDeps) {
     return call;
   }
 
-  /** The row, with a ring nobody answered in time ended as missed. */
+  /** A connected call neither party has kept alive: both browsers are gone. */
+  const abandoned = (row: CallRow, nowMs: number): boolean =>
+    row.state === 'connected' &&
+    nowMs - Date.parse(row.alive_at ?? row.answered_at ?? row.started_at) >= CALL_ALIVE_TIMEOUT_MS;
+
+  /** The row, with a ring nobody answered in time ended as missed and an abandoned call as lost. */
   async function current(row: CallRow): Promise<CallRow> {
+    const nowMs = clock.now().getTime();
+    if (abandoned(row, nowMs)) {
+      await end(row, row.caller_user_id, 'lost');
+      return (await repo.findById(row.id)) ?? row;
+    }
     if (row.state !== 'ringing') return row;
-    if (clock.now().getTime() - Date.parse(row.started_at) < CALL_RING_TIMEOUT_MS + RING_GRACE_MS) return row;
+    if (nowMs - Date.parse(row.started_at) < CALL_RING_TIMEOUT_MS + RING_GRACE_MS) return row;
     await end(row, row.caller_user_id, 'missed');
     return (await repo.findById(row.id)) ?? row;
   }
@@ -199,6 +211,7 @@ export function createCallsService(deps: CallsServiceDeps) {
         ended_at: null,
         outcome: null,
         recording: hasFeature(hospital, FEATURE.allowsToRecord) ? 1 : 0,
+        alive_at: null,
       };
       try {
         await repo.insert(inserted);
@@ -273,6 +286,47 @@ export function createCallsService(deps: CallsServiceDeps) {
       }
       if (row.state === 'ended') return { call: toCall(row, await caseNumberOf(row.case_id)) };
       return { call: await end(row, principal.userId, outcomeOf(row.state, reason)) };
+    },
+
+    /** POST /v4/calls/{id}/alive: a party of the connected call is still in it. */
+    async alive(principal: Principal, callId: string): Promise<void> {
+      const row = await requireCall(callId);
+      if (row.caller_user_id !== principal.userId && row.answered_by_user_id !== principal.userId) {
+        await access.requireReader(principal, row.case_id);
+        throw forbidden(callMessages.notAParty);
+      }
+      if (row.state === 'ended') throw conflict(callMessages.callOver);
+      if (row.state === 'connected') await repo.alive(callId, now());
+    },
+
+    /**
+     * Ends every connected call neither party has kept alive for CALL_ALIVE_TIMEOUT_MS and every ring
+     * past its time (the server's sweep): each with its `call` case event, like a hang-up. Answers how
+     * many it ended.
+     */
+    async sweep(): Promise<number> {
+      const nowMs = clock.now().getTime();
+      const stale = await repo.stale(
+        new Date(nowMs - CALL_ALIVE_TIMEOUT_MS).toISOString(),
+        new Date(nowMs - CALL_RING_TIMEOUT_MS - RING_GRACE_MS).toISOString(),
+      );
+      let ended = 0;
+      for (const row of stale) if ((await current(row)).state === 'ended') ended += 1;
+      return ended;
+    },
+
+    /**
+     * For the media module, before a call recording's bytes are read and again in its write: only the
+     * ED staff member who answered the call of this case uploads its recording, and only when the
+     * call's department records calls.
+     */
+    async authoriseRecording(principal: Principal, caseId: string, callId: string): Promise<void> {
+      const row = await repo.findById(callId);
+      if (!row || row.case_id !== caseId) throw notFound('Call');
+      if (!principal.edHospitalIds.includes(row.hospital_id) || row.answered_by_user_id !== principal.userId)
+        throw forbidden(mediaMessages.recordingByAnswerer);
+      if (row.answered_at === null) throw conflict(mediaMessages.callNotAnswered);
+      if (row.recording !== 1) throw conflict(mediaMessages.callNotRecorded);
     },
 
     /** GET /v4/calls/{id}: readers of its case. */

@@ -53,7 +53,7 @@ import { checkPatientInfo, checkTagValues, findTag, requireTagOfComplaint } from
 import { lastLocationOf } from './last-location.js';
 import { eventRef, newCaseEvent } from './case-event-log.js';
 import { enqueueCaseMessage } from './case-outbox.js';
-import { createCaseAccess, ownedCase, seenByDestination, type CaseAccess } from './case-access.js';
+import { createCaseAccess, ownedCase, seenByDestination, type CaseAccess, type CaseWithRole } from './case-access.js';
 import { isCaseNumberViolation, isUniqueViolation, type CasesRepository } from './cases.repository.js';
 
 /** What the route layer reads from the request for every write. */
@@ -256,7 +256,16 @@ export function createCasesService(deps: CasesServiceDeps) {
     ctx: WriteContext,
     caseId: string,
     prepare: (row: CaseRow) => Promise<Apply<T>>,
-    options: { allowClosed?: boolean; status?: number } = {},
+    options: {
+      allowClosed?: boolean;
+      status?: number;
+      /**
+       * Who may make this write: the case's owner (the default). A module that has authorised the
+       * principal itself (a call's recording by the ED staff member who answered the call) passes a
+       * check of its own; it gets the case as read with the user's role and answers the row or throws.
+       */
+      authorise?: (found: CaseWithRole | null) => CaseRow;
+    } = {},
   ): Promise<CaseAnswer<T>> {
     // Both reads at once (PostgreSQL overlaps them); a known key is answered whatever the access says.
     const [stored, found] = await Promise.all([
@@ -264,7 +273,7 @@ export function createCasesService(deps: CasesServiceDeps) {
       repo.findWithAccess(caseId, principal.userId),
     ]);
     if (stored) return replay<T>(stored, ctx);
-    const apply = await prepare(ownedCase(found));
+    const apply = await prepare((options.authorise ?? ownedCase)(found));
     try {
       const answer = await repo.transaction(async (trx) => {
         const current = await repo.lockForWrite(trx, caseId);

@@ -109,7 +109,7 @@ export function unusableInput(type: MediaType, info: Probe): string | null {
     }
     return null;
   }
-  if (type === 'voicememo') return audio ? null : 'the file has no audio stream';
+  if (type === 'voicememo' || type === 'callrecording') return audio ? null : 'the file has no audio stream';
   if (!video) return 'the file has no image';
   if (pixels > MEDIA_CAPS.imagePixels) return `the image has more than 50 megapixels (${video.width}×${video.height})`;
   return null;
@@ -123,6 +123,10 @@ export function conversionArgs(type: MediaType, info: Probe, input: string, outp
   const head = ['-hide_banner', '-nostdin', '-y', '-threads', '1', '-i', input];
   if (type === 'voicememo') {
     return [...head, '-map', '0:a:0', '-vn', '-c:a', 'libmp3lame', '-q:a', '4', '-f', 'mp3', output];
+  }
+  if (type === 'callrecording') {
+    // Two voices mixed into one track by the console: mono, speech quality (VBR ~ 64 kbit/s).
+    return [...head, '-map', '0:a:0', '-vn', '-ac', '1', '-c:a', 'libmp3lame', '-q:a', '6', '-f', 'mp3', output];
   }
   if (type !== 'video') {
     // Images: one frame, re-encoded as JPEG (also drops metadata such as the camera's GPS position).

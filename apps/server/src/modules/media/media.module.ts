@@ -33,6 +33,8 @@ export interface MediaModuleDeps {
   /** The chat's voice-memo writer (a voicememo upload with `chatLength` becomes a VOICE_MEMO message). */
   voiceMemoChat?: VoiceMemoChat;
   auditHospitalRead?: MediaServiceDeps['auditHospitalRead'];
+  /** Call recordings: who may upload one (calls module). */
+  authoriseRecording?: MediaServiceDeps['authoriseRecording'];
   onConversionDone?: MediaServiceDeps['onConversionDone'];
   /** The tus upload lock shared by every process (Redis); by default tus's in-process lock. */
   uploadLocker?: Locker;
@@ -79,6 +81,7 @@ export function createMediaModule(deps: MediaModuleDeps) {
     log: deps.log,
     ...(deps.voiceMemoChat ? { voiceMemoChat: deps.voiceMemoChat } : {}),
     ...(deps.auditHospitalRead ? { auditHospitalRead: deps.auditHospitalRead } : {}),
+    ...(deps.authoriseRecording ? { authoriseRecording: deps.authoriseRecording } : {}),
     ...(deps.onConversionDone ? { onConversionDone: deps.onConversionDone } : {}),
   });
 

@@ -56,6 +56,13 @@ export function createMediaRepository(db: Kysely<DB>) {
       return new Map(rows.map((r) => [r.type, Number(r.n)]));
     },
 
+    /** The recording of a call, if it has one (under the case's row lock: one recording per call). */
+    async recordingOf(callId: string, executor: Executor = db) {
+      return (
+        (await executor.selectFrom('case_media').select('id').where('call_id', '=', callId).executeTakeFirst()) ?? null
+      );
+    },
+
     /** Uploads whose conversion has not finished: after a restart they are converted again. */
     pending() {
       return db

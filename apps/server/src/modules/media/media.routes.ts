@@ -6,6 +6,8 @@ import { rm } from 'node:fs/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
+  Id,
+  MEDIA_CALL_ID_FIELD,
   MEDIA_CHAT_LENGTH_FIELD,
   MEDIA_MAX_BYTES,
   MediaChatLength,
@@ -28,12 +30,19 @@ import { receiveToFile, TooLarge, type HashedFile } from './received-file.js';
 const MULTIPART_MAX_BYTES = Math.max(...Object.values(MEDIA_MAX_BYTES)) + 64 * 1_024;
 
 /** The upload's request identity: the same key with another file or type is refused (409), not replayed. */
-export const uploadRequestHash = (caseId: string, type: MediaType, sha256: string, chatLength?: number): string =>
-  requestHash(
-    'POST',
-    `/media/twiage-cases/${caseId}/uploads`,
-    chatLength === undefined ? { type, sha256 } : { type, sha256, chatLength },
-  );
+export const uploadRequestHash = (
+  caseId: string,
+  type: MediaType,
+  sha256: string,
+  chatLength?: number,
+  callId?: string,
+): string =>
+  requestHash('POST', `/media/twiage-cases/${caseId}/uploads`, {
+    type,
+    sha256,
+    ...(chatLength === undefined ? {} : { chatLength }),
+    ...(callId === undefined ? {} : { callId }),
+  });
 
 /** The optional `chatLength` (multipart field or tus metadata): seconds, for a voice memo posted in the chat. */
 export function readChatLength(value: string | undefined, where: string): number | undefined {
@@ -46,10 +55,13 @@ export function readChatLength(value: string | undefined, where: string): number
 async function receiveMultipart(
   request: FastifyRequest,
   incomingDir: string,
-): Promise<{ type: MediaType; file: HashedFile; chatLength: number | undefined }> {
+  /** Runs once the fields before the file are read, before a byte of the file is: the last refusal point. */
+  beforeFile: (type: MediaType, callId: string | undefined) => Promise<void>,
+): Promise<{ type: MediaType; file: HashedFile; chatLength: number | undefined; callId: string | undefined }> {
   if (!request.isMultipart()) throw new AppError(415, 'unsupported_media_type', mediaMessages.notMultipart);
   let type: MediaType | null = null;
   let chatLength: number | undefined;
+  let callId: string | undefined;
   let file: HashedFile | null = null;
   try {
     for await (const part of request.parts()) {
@@ -58,12 +70,20 @@ async function receiveMultipart(
           chatLength = readChatLength(String(part.value), 'body.chatLength');
           continue;
         }
+        if (part.fieldname === MEDIA_CALL_ID_FIELD) {
+          if (file !== null) throw badRequest(mediaMessages.callIdMissing);
+          const parsed = Id.safeParse(part.value);
+          if (!parsed.success) throw badRequest(`body.callId: ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
+          callId = parsed.data;
+          continue;
+        }
         if (part.fieldname !== 'type') continue;
         const parsed = MediaType.safeParse(part.value);
         if (!parsed.success) throw badRequest(`body.type: ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
         type = parsed.data;
       } else if (part.fieldname === 'data' && file === null) {
         if (type === null) throw badRequest(mediaMessages.missingType);
+        await beforeFile(type, callId);
         try {
           file = await receiveToFile(part.file, incomingDir, MEDIA_MAX_BYTES[type]);
         } catch (error) {
@@ -86,7 +106,7 @@ async function receiveMultipart(
     await rm(file.path, { force: true });
     throw badRequest(mediaMessages.chatLengthNotVoiceMemo);
   }
-  return { type, file, chatLength };
+  return { type, file, chatLength, callId };
 }
 
 function requirePrincipal(request: FastifyRequest): Principal {
@@ -145,17 +165,15 @@ export async function mediaRoutes(
         }
         const base = writeContext(request);
         // Refused before a byte of the file is read: an unknown case, another crew's, a closed one.
-        await media.checkCanUpload(principal, params.id);
-        const { type, file, chatLength } = await receiveMultipart(request, options.incomingDir);
-        const ctxForFile = { ...base, requestHash: uploadRequestHash(params.id, type, file.sha256, chatLength) };
-        const result = await media.accept(
-          principal,
-          ctxForFile,
-          params.id,
-          type,
-          file,
-          chatLength === undefined ? {} : { chatLength },
+        const side = await media.checkCanUpload(principal, params.id);
+        const { type, file, chatLength, callId } = await receiveMultipart(request, options.incomingDir, (t, call) =>
+          media.checkKind(principal, params.id, side, t, call),
         );
+        const hash = uploadRequestHash(params.id, type, file.sha256, chatLength, callId);
+        const result = await media.accept(principal, { ...base, requestHash: hash }, params.id, type, file, {
+          ...(chatLength === undefined ? {} : { chatLength }),
+          ...(callId === undefined ? {} : { callId }),
+        });
         if (result.replayed) void reply.header('idempotent-replayed', 'true');
         return result.body;
       } catch (error) {

@@ -15,10 +15,10 @@ import {
   CASE_CHANNEL_EVENTS,
   MEDIA_MAX_BYTES,
   MEDIA_OUTPUT,
-  MEDIA_TYPES,
   mediaFileName,
   mediaMessages,
   MEDIA_ACCESS_TTL_MS,
+  MEDIA_COUNTED_TYPES,
   type MediaAccessResponse,
   type MediaListResponse,
   type MediaStatus,
@@ -28,7 +28,7 @@ import {
 } from '@inbound/contract';
 import type { Clock } from '../../clock.js';
 import type { Updateable } from 'kysely';
-import type { CaseMediaTable } from '../../db/schema.js';
+import type { CaseMediaTable, CaseRow } from '../../db/schema.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import type { Principal } from '../auth/principal.js';
 import type { Answer, CasesService, WriteContext } from '../cases/cases.service.js';
@@ -71,7 +71,19 @@ export interface MediaServiceDeps {
    * staff of the case's destination is recorded like any other read of the case.
    */
   auditHospitalRead?: (read: { userId: string; hospitalId: string; caseId: string; at: Date }) => Promise<void>;
+  /**
+   * Call recordings (issue 12): throws unless `principal` answered the call `callId` of the case, the
+   * call was answered and its department records calls (calls module). Without it none are taken.
+   */
+  authoriseRecording?: (principal: Principal, caseId: string, callId: string) => Promise<void>;
 }
+
+/** Who uploads: the case's owning crew (what the crew records) or the destination's ED staff (recordings). */
+export type UploadSide = 'crew' | 'hospital';
+
+/** ED staff of the case's current destination (who alone list and play call recordings). */
+const edOfDestination = (principal: Principal, row: { destination_hospital_id: string | null }): boolean =>
+  row.destination_hospital_id !== null && principal.edHospitalIds.includes(row.destination_hospital_id);
 
 type MediaRow = CaseMediaTable;
 type MediaCounts = MediaUploadResponse['mediaCounts'];
@@ -97,11 +109,12 @@ export function toUpload(row: MediaRow): MediaUpload {
     durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
     createdAt: row.created_at,
     url: mediaUrl(row.case_id, row.id, type),
+    ...(row.call_id !== null ? { callId: row.call_id } : {}),
   };
 }
 
 function toCounts(counts: Map<string, number>): MediaCounts {
-  return Object.fromEntries(MEDIA_TYPES.map((type) => [type, counts.get(type) ?? 0])) as MediaCounts;
+  return Object.fromEntries(MEDIA_COUNTED_TYPES.map((type) => [type, counts.get(type) ?? 0])) as MediaCounts;
 }
 
 export function createMediaService(deps: MediaServiceDeps) {
@@ -114,11 +127,18 @@ export function createMediaService(deps: MediaServiceDeps) {
   }
 
   /** The converted file of an upload of the case, once there is one. */
-  async function convertedFile(caseId: string, uploadId: string, fileName: string) {
+  async function convertedFile(
+    caseId: string,
+    uploadId: string,
+    fileName: string,
+    reader: { principal: Principal; caseRow: { destination_hospital_id: string | null } },
+  ) {
     const row = await repo.findById(uploadId);
     if (!row || row.case_id !== caseId || fileName !== mediaFileName(row.type as MediaType)) {
       throw notFound('Media file');
     }
+    if (row.type === 'callrecording' && !edOfDestination(reader.principal, reader.caseRow))
+      throw forbidden(mediaMessages.recordingForEdOnly);
     if (row.status === 'processing') throw conflict(mediaMessages.processing);
     if (row.status === 'failed' || !row.output_key || !row.output_content_type) {
       throw new AppError(409, 'conflict', mediaMessages.failed);
@@ -165,7 +185,7 @@ export function createMediaService(deps: MediaServiceDeps) {
         output_key: key,
         output_content_type: output.contentType,
         output_size: size,
-        duration_ms: type === 'video' || type === 'voicememo' ? durationMs(converted) : null,
+        duration_ms: type === 'photo' || type === 'id' || type === 'ekg' ? null : durationMs(converted),
         failure: null,
         converted_at: clock.now().toISOString(),
       });
@@ -198,6 +218,32 @@ export function createMediaService(deps: MediaServiceDeps) {
     failed,
     deps.onConversionDone,
   );
+  /**
+   * Once the type (and a recording's call) is known, still before the file's bytes are read: a crew
+   * sends what it records, ED staff only the recording of a call they answered.
+   */
+  async function checkKind(
+    principal: Principal,
+    caseId: string,
+    side: UploadSide,
+    type: MediaType,
+    callId: string | undefined,
+  ): Promise<void> {
+    if (callId !== undefined && type !== 'callrecording') throw badRequest(mediaMessages.callIdNotRecording);
+    if (side === 'crew' && type === 'callrecording') throw forbidden(mediaMessages.recordingNotForCrew);
+    if (side === 'hospital' && type !== 'callrecording') throw forbidden(mediaMessages.hospitalUploadsRecordingsOnly);
+    if (type !== 'callrecording') return;
+    if (callId === undefined) throw badRequest(mediaMessages.callIdMissing);
+    if (!deps.authoriseRecording) throw forbidden(mediaMessages.recordingByAnswerer);
+    await deps.authoriseRecording(principal, caseId, callId);
+  }
+
+  /** A recording's write: its uploader was authorised by checkKind; the case only has to exist. */
+  const caseOfRecording = (found: { row: CaseRow } | null): CaseRow => {
+    if (!found) throw notFound('Case');
+    return found.row;
+  };
+
   const enqueue = (id: string, type: MediaType, uploader: string) =>
     (type === 'video' ? videos : pictures).enqueue(id, uploader);
 
@@ -213,10 +259,26 @@ export function createMediaService(deps: MediaServiceDeps) {
     },
     close: () => Promise.all([pictures.close(), videos.close()]).then(() => undefined),
 
-    /** Before any byte is read: the case exists, the user may change it, and it is open. */
-    async checkCanUpload(principal: Principal, caseId: string): Promise<void> {
-      await cases.writable(principal, caseId);
+    /**
+     * Before any byte is read: the case exists and the user may add to it — its owning crew while it
+     * is open, or ED staff of its destination (who may upload only the recording of a call they
+     * answered, `checkKind`). Anyone else gets the crew's refusal (403, 404, 409 closed).
+     */
+    async checkCanUpload(principal: Principal, caseId: string): Promise<UploadSide> {
+      try {
+        await cases.writable(principal, caseId);
+        return 'crew';
+      } catch (error) {
+        if (!(error instanceof AppError) || error.status !== 403 || principal.edHospitalIds.length === 0) throw error;
+        const row = await cases.readable(principal, caseId).catch(() => {
+          throw error;
+        });
+        if (!edOfDestination(principal, row)) throw error;
+        return 'hospital';
+      }
     },
+
+    checkKind,
 
     /**
      * Steps 2 and 3 of the header. The file is the service's from here: stored, or removed when the
@@ -229,8 +291,9 @@ export function createMediaService(deps: MediaServiceDeps) {
       caseId: string,
       type: MediaType,
       file: ReceivedFile,
-      options: { allowClosed?: boolean; chatLength?: number } = {},
+      options: { allowClosed?: boolean; chatLength?: number; callId?: string } = {},
     ): Promise<Answer<MediaUploadResponse>> {
+      const callId = type === 'callrecording' ? options.callId : undefined;
       let stored: string | null = null;
       let draft: VoiceMemoDraft | null = null;
       try {
@@ -238,6 +301,7 @@ export function createMediaService(deps: MediaServiceDeps) {
           throw badRequest(mediaMessages.chatLengthNotVoiceMemo);
         if (options.chatLength !== undefined && !deps.voiceMemoChat)
           throw badRequest('Voice memos cannot be posted in the chat here.');
+        if (type === 'callrecording' && callId === undefined) throw badRequest(mediaMessages.callIdMissing);
         if (file.size === 0) throw badRequest(mediaMessages.empty);
         if (file.size > MEDIA_MAX_BYTES[type]) throw payloadTooLarge(type);
         const sniffed = sniff(file.head);
@@ -255,6 +319,8 @@ export function createMediaService(deps: MediaServiceDeps) {
           ctx,
           caseId,
           async (caseRow) => {
+            // Checked again here (the route checked before reading the file): this is the write's gate.
+            if (callId !== undefined) await checkKind(principal, caseId, 'hospital', type, callId);
             const chatLength = options.chatLength;
             if (chatLength !== undefined && deps.voiceMemoChat) {
               draft = await deps.voiceMemoChat.prepare(principal, caseRow, {
@@ -265,13 +331,17 @@ export function createMediaService(deps: MediaServiceDeps) {
               });
             }
             return async (trx, _current, emit, now) => {
-              const event = await emit(type, {
+              const added = {
                 uploadId,
                 type,
                 fileName: mediaFileName(type),
                 contentType: sniffed.contentType,
                 size: file.size,
-              });
+              };
+              if (callId !== undefined && (await repo.recordingOf(callId, trx)))
+                throw conflict(mediaMessages.alreadyRecorded);
+              const event =
+                callId !== undefined ? await emit('callrecording', { ...added, callId }) : await emit(type, added);
               const row: MediaRow = {
                 id: uploadId,
                 case_id: caseId,
@@ -289,6 +359,7 @@ export function createMediaService(deps: MediaServiceDeps) {
                 failure: null,
                 created_at: now,
                 converted_at: ready ? now : null,
+                call_id: callId ?? null,
               };
               await repo.insert(trx, row);
               const answer: MediaUploadResponse = {
@@ -302,7 +373,13 @@ export function createMediaService(deps: MediaServiceDeps) {
               return answer;
             };
           },
-          { status: 201, ...(options.allowClosed ? { allowClosed: true } : {}) },
+          {
+            status: 201,
+            // A recording is uploaded when the call ends: the crew may have closed the case by then.
+            ...(options.allowClosed || callId !== undefined ? { allowClosed: true } : {}),
+            // The recording's uploader is ED staff, authorised by checkKind above, not the case's owner.
+            ...(callId !== undefined ? { authorise: caseOfRecording } : {}),
+          },
         );
         if (result.replayed) {
           await store.remove(key);
@@ -328,8 +405,9 @@ export function createMediaService(deps: MediaServiceDeps) {
     },
 
     async list(principal: Principal, caseId: string): Promise<MediaListResponse> {
-      await cases.readable(principal, caseId);
-      const rows = await repo.byCase(caseId);
+      const caseRow = await cases.readable(principal, caseId);
+      const ed = edOfDestination(principal, caseRow);
+      const rows = (await repo.byCase(caseId)).filter((row) => ed || row.type !== 'callrecording');
       const counts = new Map<string, number>();
       for (const row of rows) counts.set(row.type, (counts.get(row.type) ?? 0) + 1);
       return { uploads: rows.map(toUpload), mediaCounts: toCounts(counts) };
@@ -342,8 +420,9 @@ export function createMediaService(deps: MediaServiceDeps) {
       uploadId: string,
       fileName: string,
     ): Promise<{ key: string; contentType: string; size: number }> {
-      await auditIfHospital(principal, await cases.readable(principal, caseId));
-      const { key, contentType } = await convertedFile(caseId, uploadId, fileName);
+      const caseRow = await cases.readable(principal, caseId);
+      await auditIfHospital(principal, caseRow);
+      const { key, contentType } = await convertedFile(caseId, uploadId, fileName, { principal, caseRow });
       const size = await store.size(key);
       if (size === null) throw notFound('Media file');
       return { key, contentType, size };
@@ -361,12 +440,13 @@ export function createMediaService(deps: MediaServiceDeps) {
       // The holder must still be signed in and still see the case: a link dies with its holder's access.
       const principal = await deps.sessionPrincipal(holder.userId, holder.sessionId);
       if (!principal) throw forbidden(mediaMessages.linkInvalid);
+      let caseRow;
       try {
-        await cases.readable(principal, caseId);
+        caseRow = await cases.readable(principal, caseId);
       } catch {
         throw forbidden(mediaMessages.linkInvalid);
       }
-      const { key, contentType } = await convertedFile(caseId, uploadId, fileName);
+      const { key, contentType } = await convertedFile(caseId, uploadId, fileName, { principal, caseRow });
       const size = await store.size(key);
       if (size === null) throw notFound('Media file');
       return { key, contentType, size };
@@ -375,10 +455,14 @@ export function createMediaService(deps: MediaServiceDeps) {
     /** A short-lived link to the upload's converted file, for a user allowed to see the case. */
     async access(principal: Principal, caseId: string, uploadId: string): Promise<MediaAccessResponse> {
       // The link is what the browser then loads the file with: making it is the read to record.
-      await auditIfHospital(principal, await cases.readable(principal, caseId));
+      const caseRow = await cases.readable(principal, caseId);
+      await auditIfHospital(principal, caseRow);
       const row = await repo.findById(uploadId);
       if (!row || row.case_id !== caseId) throw notFound('Upload');
-      const { row: ready } = await convertedFile(caseId, uploadId, mediaFileName(row.type as MediaType));
+      const { row: ready } = await convertedFile(caseId, uploadId, mediaFileName(row.type as MediaType), {
+        principal,
+        caseRow,
+      });
       const expiresAt = clock.now().getTime() + MEDIA_ACCESS_TTL_MS;
       return {
         url: links.sign(mediaUrl(caseId, ready.id, ready.type as MediaType), expiresAt, {

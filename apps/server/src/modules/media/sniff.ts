@@ -74,6 +74,8 @@ export const ACCEPTED: Record<MediaType, readonly SniffedFormat[]> = {
   ekg: ['jpeg', 'png', 'webp'],
   video: ['mp4', 'quicktime', 'webm', 'matroska'],
   voicememo: ['webm', 'matroska', 'ogg', 'mp3', 'mp4', 'wav'],
+  // What MediaRecorder writes: WebM (Chromium, Firefox) or MP4 (Safari); Ogg from Firefox's audio/ogg.
+  callrecording: ['webm', 'matroska', 'ogg', 'mp4'],
 };
 
 export const ACCEPTED_TEXT: Record<MediaType, string> = {
@@ -82,4 +84,5 @@ export const ACCEPTED_TEXT: Record<MediaType, string> = {
   ekg: 'a JPEG, PNG or WebP image',
   video: 'an MP4, QuickTime, WebM or Matroska video',
   voicememo: 'a WebM, Ogg, MP3, MP4 or WAV recording',
+  callrecording: 'a WebM, Ogg or MP4 recording',
 };

@@ -70,6 +70,7 @@ function readMeta(metadata: Upload['metadata']): UploadMeta {
   if (chatLength !== undefined && type.data !== 'voicememo') {
     throw badRequest(`Upload-Metadata: ${mediaMessages.chatLengthNotVoiceMemo}`);
   }
+  if (type.data === 'callrecording') throw badRequest(`Upload-Metadata: ${mediaMessages.recordingNotOverTus}`);
   return { caseId, type: type.data, idempotencyKey: key, chatLength };
 }
 
@@ -123,7 +124,14 @@ export async function tusRoutes(
         const meta = readMeta(upload.metadata);
         if (upload.size === undefined) throw badRequest('Upload-Length is required: the size must be known.');
         if (upload.size > MEDIA_MAX_BYTES[meta.type]) throw payloadTooLarge(meta.type);
-        await media.checkCanUpload(principal, meta.caseId);
+        // Resumable uploads are the crew's (a recording goes as multipart): ED staff are refused here.
+        await media.checkKind(
+          principal,
+          meta.caseId,
+          await media.checkCanUpload(principal, meta.caseId),
+          meta.type,
+          undefined,
+        );
         const createdAt = Date.parse(req.headers.get('created-at') ?? '');
         return {
           metadata: {
