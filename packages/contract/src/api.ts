@@ -94,6 +94,7 @@ import { adminCatalogRoutes } from './admin.js';
 import { dispatchRoutes } from './dispatch.js';
 import { arrivalRoutes } from './arrival.js';
 import { callRoutes } from './calls.js';
+import { consultRoutes } from './consults.js';
 import { activationRoutes } from './activation.js';
 
 export const ErrorBody = z.object({ message: z.string(), code: z.string().optional() });
@@ -661,6 +662,7 @@ export const routes = {
   ...dispatchRoutes,
   ...arrivalRoutes,
   ...callRoutes,
+  ...consultRoutes,
   ...activationRoutes,
   health: {
     method: 'GET',

@@ -27,6 +27,7 @@ import * as caseMessagesAckNames from './migrations/20261125_1310_case_messages_
 import * as dispatchCancel from './migrations/20261125_1310_dispatch_cancel.js';
 import * as mfa from './migrations/20261125_1310_mfa.js';
 import * as hospitalCapabilities from './migrations/20261125_1320_hospital_capabilities.js';
+import * as consults from './migrations/20261127_1110_consults.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121_2330_initial_schema': initialSchema,
@@ -53,6 +54,7 @@ export const migrations: Record<string, Migration> = {
   '20261125_1310_dispatch_cancel': dispatchCancel,
   '20261125_1310_mfa': mfa,
   '20261125_1320_hospital_capabilities': hospitalCapabilities,
+  '20261127_1110_consults': consults,
 };
 
 function migrator(db: Kysely<unknown>): Migrator {
