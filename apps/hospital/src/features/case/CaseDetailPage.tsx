@@ -12,6 +12,7 @@ import { ArrivalPanel } from '../arrival/ArrivalPanel';
 import { MediaPanel } from './MediaPanel';
 import { useCaseChannel } from './queries';
 import { ActivationPanel } from '../activation/ActivationPanel';
+import { ConsultPanel } from '../consult/ConsultPanel';
 import { describeEvent } from './timeline';
 import './case-detail.css';
 
@@ -96,6 +97,7 @@ function CaseDetail({ hospitalId, c, now }: { hospitalId: string; c: BoardCaseDe
       <main className="case-columns">
         <div className="case-column case-column-facts">
           <ActivationPanel hospitalId={hospitalId} caseId={c.id} />
+          {!c.arrivedAt && <ConsultPanel caseId={c.id} title={`Case ${c.caseNumber}`} />}
           <section className="panel" aria-labelledby="eta-title">
             <h2 id="eta-title">Arrival</h2>
             {c.arrivedAt ? (
