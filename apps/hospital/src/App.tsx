@@ -42,6 +42,7 @@ const ProtocolReviewPage = lazy(() =>
   import('./features/admin/protocols/ProtocolReviewPage').then((m) => ({ default: m.ProtocolReviewPage })),
 );
 
+const ConsultPage = lazy(() => import('./features/consult/ConsultPage').then((m) => ({ default: m.ConsultPage })));
 const ReportPage = lazy(() => import('./features/arrival/ReportPage').then((m) => ({ default: m.ReportPage })));
 
 /** Signed out, every address shows the sign-in form (no redirect, so a bookmarked address still works). */
@@ -79,6 +80,7 @@ function SignedInRoutes() {
         <Route path="/case/:hospitalId/:caseId" element={<CaseDetailPage />} />
         <Route path="/report/:hospitalId" element={<ReportPage />} />
         <Route path="/account/security" element={<SecurityPage />} />
+        <Route path="/consult/:caseId" element={<ConsultPage />} />
         <Route path="/admin" element={<AdminLayout />}>
           <Route index element={<Navigate to="users" replace />} />
           <Route path="agencies" element={<AgenciesPage />} />

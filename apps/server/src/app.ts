@@ -99,6 +99,8 @@ import { arrivalRoutes } from './modules/arrival/arrival.routes.js';
 import { createArrivalService, createFences } from './modules/arrival/arrival.service.js';
 import { callsRoutes } from './modules/calls/calls.routes.js';
 import { createCallsService } from './modules/calls/calls.service.js';
+import { consultsRoutes } from './modules/consults/consults.routes.js';
+import { createConsultsService } from './modules/consults/consults.service.js';
 import { activationRoutes } from './modules/activation/activation.routes.js';
 import { createActivationService } from './modules/activation/activation.service.js';
 
@@ -346,6 +348,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     displayName: (userId) => users.displayName(userId),
     boardCard: boardCards.card,
     transferInProgress: (caseId) => liveTransfers.inProgress(caseId),
+    consultInProgress: (caseId) => consults.liveOnCase(caseId),
   });
   channelAuthorizers.register('call', (principal, callId) => calls.mayRead(principal, callId));
   // A connected call whose two browsers are gone (and a ring nobody ended) is ended by this sweep.
@@ -354,6 +357,21 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   }, CALL_ALIVE_INTERVAL_MS);
   callSweep.unref();
   app.decorate('callSweep', () => calls.sweep());
+  // Live video consults (issue 12): the `consult:{id}` channel is read like its case's.
+  const consults = createConsultsService({
+    repo: repos.consults,
+    clock,
+    access: caseAccess,
+    cases,
+    publisher: realtime.publisher,
+    ice: { iceServers: config.iceServers, turn: config.turn, iceTransportPolicy: config.iceTransportPolicy },
+    hospitalsByIds: (ids) => hospitals.hospitalsByIds(ids),
+    findCase: (caseId) => repos.cases.findById(caseId),
+    displayName: (userId) => users.displayName(userId),
+    callInProgress: (caseId) => calls.liveOnCase(caseId),
+    transferInProgress: (caseId) => liveTransfers.inProgress(caseId),
+  });
+  channelAuthorizers.register('consult', (principal, consultId) => consults.mayRead(principal, consultId));
   // Transfer codes and dispatched-case numbers share one guess limit (across processes with Redis).
   const numberGuesses = shared.guessStore
     ? createRedisGuessLimiter(shared.guessStore, config.redisKeyPrefix, clock, (error) =>
@@ -367,7 +385,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     publisher: realtime.publisher,
     cases,
     agencies,
-    calls,
+    // Spec §4: no transfer during a voice call or a live consult (both are calls to the crew).
+    calls: { liveOnCase: async (caseId) => (await calls.liveOnCase(caseId)) || consults.liveOnCase(caseId) },
     push: createTransferPush(push),
   });
   channelAuthorizers.register('transfer', (principal, transferId) =>
@@ -455,6 +474,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   casesRoutes(app, ctx, cases);
   arrivalRoutes(app, ctx, arrival);
   callsRoutes(app, ctx, calls);
+  consultsRoutes(app, ctx, consults);
   activationRoutes(app, ctx, activation);
   boardRoutes(app, ctx, board);
   adminAuditRoutes(app, ctx, createAdminAuditService(db));

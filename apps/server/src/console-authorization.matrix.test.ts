@@ -28,6 +28,7 @@ import { authorizationHeader, buildPath, REALTIME_CLOSE, routes, type RouteName 
 import { openAuthenticated, openSocket, type TestSocket } from './modules/realtime/test-client.js';
 import { IDS } from './seed/demo-data.js';
 import { ACTIVATION_CALLS } from './modules/activation/activation.matrix-rows.js';
+import { CONSULT_CALLS, CONSULT_CHANNELS } from './modules/consults/consults.matrix-rows.js';
 import { createTestApp, type TestApp } from './test/app.js';
 import { addUser, CLIENT_TIME, RIVERSIDE_TRUCK, send, setDestination, signInAll, startCase } from './test/crew-api.js';
 
@@ -311,10 +312,11 @@ export const CONSOLE_CALLS: MatrixRow[] = [
     expect: ED_ONLY,
   },
   ...ACTIVATION_CALLS,
+  ...CONSULT_CALLS,
 ];
 
 export interface ChannelRow {
-  channel: (f: MatrixFixture) => string;
+  channel: (f: MatrixFixture) => string | Promise<string>;
   name: string;
   subscribed: readonly Caller[];
   why?: string;
@@ -339,6 +341,7 @@ export const CONSOLE_CHANNELS: ChannelRow[] = [
     channel: (f) => `case:${f.caseId}`,
     subscribed: ['ed', 'crew'],
   },
+  ...CONSULT_CHANNELS,
 ];
 
 /** Hospital-scoped routes that are not console calls (none yet); listed so the guard below passes. */
@@ -455,7 +458,7 @@ describe('console authorisation matrix', () => {
       it(`subscribe ${row.name} as ${caller} → ${expected}`, async () => {
         const client = await openAuthenticated(realtimeUrl, tokens[caller]);
         sockets.push(client);
-        const channel = row.channel(fixture);
+        const channel = await row.channel(fixture);
         client.send({ type: 'subscribe', channel });
         const answer = await Promise.race([
           client.next('subscribed', (frame) => frame.channel === channel).then(() => 'subscribed' as const),

@@ -18,6 +18,7 @@ import { createBoardRepository } from './modules/board/board.repository.js';
 import { createBroadcastsRepository } from './modules/broadcasts/broadcasts.repository.js';
 import { createCasesRepository } from './modules/cases/cases.repository.js';
 import { createCallsRepository } from './modules/calls/calls.repository.js';
+import { createConsultsRepository } from './modules/consults/consults.repository.js';
 import { createChatRepository } from './modules/chat/chat.repository.js';
 import { createComplaintsRepository } from './modules/complaints/complaints.repository.js';
 import { createDispatchRepository } from './modules/dispatch/dispatch.repository.js';
@@ -54,6 +55,7 @@ export function createRepositories(database: Database, clock: Clock) {
     dispatch: createDispatchRepository(db),
     arrival: createArrivalRepository(db),
     calls: createCallsRepository(db),
+    consults: createConsultsRepository(db),
     activation: createActivationRepository(db),
     inboundCase: createInboundCaseRepository(db),
     adminAgencies: transactional(db, createAdminAgenciesRepository),

@@ -95,6 +95,7 @@ import { adminCatalogRoutes } from './admin.js';
 import { dispatchRoutes } from './dispatch.js';
 import { arrivalRoutes } from './arrival.js';
 import { callRoutes } from './calls.js';
+import { consultRoutes } from './consults.js';
 import { activationRoutes } from './activation.js';
 
 export const ErrorBody = z.object({ message: z.string(), code: z.string().optional() });
@@ -663,6 +664,7 @@ export const routes = {
   ...dispatchRoutes,
   ...arrivalRoutes,
   ...callRoutes,
+  ...consultRoutes,
   ...activationRoutes,
   health: {
     method: 'GET',

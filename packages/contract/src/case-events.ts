@@ -122,6 +122,30 @@ export const CaseEvent = z.discriminatedUnion('type', [
     }),
   ),
   /**
+   * A live video consult of the case ended (consults.ts; spec §4 event name): who took part, when they
+   * joined and left, how long the room ran. Recorded once, when the last participant leaves.
+   */
+  variant(
+    'liveconsult',
+    z.object({
+      consultId: Id,
+      hospitalId: Id,
+      startedAt: At,
+      endedAt: At,
+      durationSeconds: z.number().int().nonnegative(),
+      participants: z
+        .array(
+          z.object({
+            name: z.string(),
+            side: z.enum(['crew', 'hospital']),
+            joinedAt: At,
+            leftAt: At,
+          }),
+        )
+        .max(40),
+    }),
+  ),
+  /**
    * A case transfer (spec §4) changed who holds the case: the receiving crew may read it (accepted),
    * may no longer (the transfer ended before it was done), or owns it now and the sender left (done).
    */

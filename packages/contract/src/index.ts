@@ -23,6 +23,7 @@ export * from './text-safety.js';
 export * from './gps.js';
 export * from './arrival.js';
 export * from './calls.js';
+export * from './consults.js';
 export * from './audit-trail.js';
 export * from './mfa.js';
 export * from './webauthn.js';

@@ -19,6 +19,7 @@
  * | `transfer:{id}`        | `CASE_TRANSFER_UPDATED` | `CaseTransfer`                            | the transfer moved on (spec §7's name)      |
  * | `user:{id}`            | —                       |                                           | nothing is published there yet              |
  * | `hospital:{id}`, `call:{id}` | `call.ring`, `call.answered`, `call.ended`, `call.signal` | see calls.ts | a voice call rings, is taken, ends; WebRTC signals |
+ * | `hospital:{id}`, `consult:{id}` | `consult.updated`; `consult.joined`, `consult.left`, `consult.ended`, `consult.signal` | see consults.ts | a live consult's room changed; WebRTC signals between its participants |
  * | `user:{id}`            | `team.alert`            | `TeamAlert` { activation, reason }        | the user is alerted by a team activation    |
  *
  * `case.updated` on `case:{id}` carries the recorded event: an acknowledgement says who and when
@@ -35,6 +36,7 @@ import { TeamAlert, USER_CHANNEL_EVENTS } from './activation.js';
 import { RecordedCaseEvent } from './case-events.js';
 import { BroadcastMessage, Id } from './entities.js';
 import { CallChannelMessage, HospitalCallMessages } from './calls.js';
+import { ConsultChannelMessage, HospitalConsultMessages } from './consults.js';
 import { MediaUpload } from './media.js';
 import { CaseTransfer, ChatMessage, ChatReceipt } from './realtime-api.js';
 import { parseChannelName, type ChannelKind, type RealtimeEvent } from './realtime.js';
@@ -89,6 +91,7 @@ export const HospitalChannelMessage = z.discriminatedUnion('type', [
   message(HOSPITAL_CHANNEL_EVENTS.broadcastSent, z.object({ broadcastId: Id })),
   message(HOSPITAL_CHANNEL_EVENTS.dispatchUpdated, z.object({ dispatchId: Id })),
   ...HospitalCallMessages,
+  ...HospitalConsultMessages,
 ]);
 export type HospitalChannelMessage = z.infer<typeof HospitalChannelMessage>;
 
@@ -107,6 +110,7 @@ export const CHANNEL_MESSAGES = {
   transfer: TransferChannelMessage,
   user: UserChannelMessage,
   call: CallChannelMessage,
+  consult: ConsultChannelMessage,
 } as const satisfies Record<ChannelKind, z.ZodType>;
 
 export type ChannelMessage<K extends ChannelKind> = z.infer<(typeof CHANNEL_MESSAGES)[K]>;

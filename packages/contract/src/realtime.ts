@@ -7,14 +7,26 @@
  */
 import { z } from 'zod';
 
-/** Channel names: `case:{id}`, `hospital:{id}`, `hospital-status:{id}`, `broadcast:{agencyId}`, `transfer:{id}`, `user:{id}`, `call:{id}` (calls.ts). */
-export const CHANNEL_KINDS = ['case', 'hospital', 'hospital-status', 'broadcast', 'transfer', 'user', 'call'] as const;
+/** Channel names: `case:{id}`, `hospital:{id}`, `hospital-status:{id}`, `broadcast:{agencyId}`, `transfer:{id}`, `user:{id}`, `call:{id}` (calls.ts), `consult:{id}` (consults.ts). */
+export const CHANNEL_KINDS = [
+  'case',
+  'hospital',
+  'hospital-status',
+  'broadcast',
+  'transfer',
+  'user',
+  'call',
+  'consult',
+] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 
 export const ChannelName = z
   .string()
   .max(140)
-  .regex(/^(case|hospital|hospital-status|broadcast|transfer|user|call):[A-Za-z0-9_-]{1,128}$/, 'not a channel name');
+  .regex(
+    /^(case|hospital|hospital-status|broadcast|transfer|user|call|consult):[A-Za-z0-9_-]{1,128}$/,
+    'not a channel name',
+  );
 export type ChannelName = z.infer<typeof ChannelName>;
 
 export function channelName(kind: ChannelKind, id: string): string {

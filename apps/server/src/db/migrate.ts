@@ -27,6 +27,7 @@ import * as caseMessagesAckNames from './migrations/20261125_1310_case_messages_
 import * as dispatchCancel from './migrations/20261125_1310_dispatch_cancel.js';
 import * as mfa from './migrations/20261125_1310_mfa.js';
 import * as hospitalCapabilities from './migrations/20261125_1320_hospital_capabilities.js';
+import * as consults from './migrations/20261127_1110_consults.js';
 import * as callRecordings from './migrations/20261127_1120_call_recordings.js';
 import * as readAuditOutlives from './migrations/20261127_1150_read_audit_outlives.js';
 import * as webauthn from './migrations/20261127_1150_webauthn.js';
@@ -56,6 +57,7 @@ export const migrations: Record<string, Migration> = {
   '20261125_1310_dispatch_cancel': dispatchCancel,
   '20261125_1310_mfa': mfa,
   '20261125_1320_hospital_capabilities': hospitalCapabilities,
+  '20261127_1110_consults': consults,
   '20261127_1120_call_recordings': callRecordings,
   '20261127_1150_read_audit_outlives': readAuditOutlives,
   '20261127_1150_webauthn': webauthn,

@@ -420,6 +420,30 @@ export interface CallsTable {
   alive_at: string | null;
 }
 
+/** A live video consult of a case (issue 12). */
+export interface ConsultsTable {
+  id: string;
+  case_id: string;
+  hospital_id: string;
+  state: 'live' | 'ended';
+  started_at: string;
+  ended_at: string | null;
+  joins: number;
+}
+
+/** One join of a consult's room. */
+export interface ConsultParticipantsTable {
+  id: string;
+  consult_id: string;
+  user_id: string;
+  name: string;
+  seq: number;
+  side: 'crew' | 'hospital';
+  joined_at: string;
+  last_seen_at: string;
+  left_at: string | null;
+}
+
 /** A message for `case:{id}` that is not a case event (chat, receipt, conversion), not yet handed out. */
 export interface CaseOutboxMessagesTable {
   /** Also the message's dedupe key: relayed twice, it is stored once. */
@@ -623,6 +647,8 @@ export interface DB extends ProtocolTables, ActivationTables, WebAuthnTables {
   realtime_messages: RealtimeMessagesTable;
   case_outbox: CaseOutboxTable;
   calls: CallsTable;
+  consults: ConsultsTable;
+  consult_participants: ConsultParticipantsTable;
   case_outbox_messages: CaseOutboxMessagesTable;
   outbox_leases: OutboxLeasesTable;
   chat_messages: ChatMessagesTable;

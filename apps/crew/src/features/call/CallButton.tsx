@@ -1,7 +1,8 @@
 import { lazy, Suspense, useState } from 'react';
-import { callMessages, messages, type Hospital } from '@inbound/contract';
+import { callMessages, consultMessages, messages, type Hospital } from '@inbound/contract';
 import { showAlert } from '../../lib/alerts';
 import { Modal } from '../../ui/Modal';
+import { isConsultActive } from '../consult/consultState';
 import { useTransfer } from '../transfer/transferController';
 import { useCallActive } from './callState';
 
@@ -22,6 +23,8 @@ export function CallButton({ caseData, destination }: { caseData: { id: string }
     if (active) return setOpen('call');
     if (isPlaceholder(caseData.id)) return showAlert(callMessages.caseNotOpen, messages.warningTitle);
     if (!destination) return showAlert(callMessages.noDestination, messages.warningTitle);
+    // Spec §4: a voice call waits for the live consult (it is a call too).
+    if (isConsultActive()) return showAlert(consultMessages.consultInProgress, messages.warningTitle);
     // Spec §4: no call while a transfer of the case is open.
     if (useTransfer.getState().transfer !== null)
       return showAlert(callMessages.transferInProgress, messages.warningTitle);

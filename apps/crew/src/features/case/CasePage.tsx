@@ -6,6 +6,8 @@ import { ComplaintsTab } from '../complaints/ComplaintsTab';
 import { MessageCenterButton } from '../messages/MessageCenterButton';
 import { CallButton } from '../call/CallButton';
 import { isCallActive } from '../call/callState';
+import { ConsultHost, ConsultIndicator } from '../consult/ConsultHost';
+import { isConsultActive } from '../consult/consultState';
 import { callMessages, messages } from '@inbound/contract';
 import { showAlert } from '../../lib/alerts';
 import { AgeGender } from './AgeGender';
@@ -66,8 +68,8 @@ export function CasePage() {
             type="button"
             className="top-bar__button top-bar__button--outlined"
             onClick={() =>
-              // Spec §4/§8: no closing during a call.
-              isCallActive()
+              // Spec §4/§8: no closing during a call (a live consult is one too).
+              isCallActive() || isConsultActive()
                 ? showAlert(callMessages.endCallToClose, messages.warningTitle)
                 : setCloseStep(isCaseClosable(caseData, team))
             }
@@ -77,6 +79,7 @@ export function CasePage() {
         }
         end={
           <>
+            <ConsultIndicator />
             <CallButton caseData={caseData} destination={destination} />
             <MessageCenterButton />
           </>
@@ -125,6 +128,7 @@ export function CasePage() {
         />
       )}
       <DestinationWarning />
+      <ConsultHost destination={destination} />
       {needsAuthentication && <SessionExpiredModal />}
       {closeStep && (
         <CloseCaseDialog

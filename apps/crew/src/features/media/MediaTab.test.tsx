@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
-import { messages, type Team } from '@inbound/contract';
+import { callMessages, messages, type Team } from '@inbound/contract';
+import { setCallActive } from '../call/callState';
+import { useConsultView } from '../consult/consultState';
 import { caseOutbox } from '../../lib/caseOutbox';
 import { useSession, type StoredCase } from '../../lib/session';
 import { mockFetch } from '../../test/fetchMock';
@@ -150,7 +152,7 @@ describe('MEDIA tab', () => {
     expect(screen.getByRole('dialog', { name: 'EKG picture' })).toBeInTheDocument();
   });
 
-  it('live consult: a hospital first, one that supports it, then says the video room is not in this version', async () => {
+  it('live consult: a hospital first, one that supports it, no call on; then the room opens (here: no camera API, so the §8 text)', async () => {
     server();
     const { user } = await openMedia();
     const warning = async (text: string) => {
@@ -166,8 +168,16 @@ describe('MEDIA tab', () => {
     await warning("St. Mary's Hospital does not support Live Consults.");
 
     useSession.setState({ case: { ...useSession.getState().case!, destinationHospital: { id: 'rrmc' } } });
+    setCallActive(true);
     await user.click(screen.getByRole('button', { name: 'Live Consult' }));
-    expect(screen.getByRole('dialog', { name: 'Live Consult' })).toHaveTextContent(messages.liveConsultUnavailable);
+    await warning(callMessages.endCallToStartConsult);
+    setCallActive(false);
+
+    await user.click(screen.getByRole('button', { name: 'Live Consult' }));
+    expect(useConsultView.getState().view).toBe('open');
+    // jsdom has no getUserMedia: the room says so (spec §8) and closes.
+    await warning(messages.getUserMediaMissing);
+    expect(useConsultView.getState().view).toBe('none');
   });
 });
 

@@ -1,6 +1,8 @@
 import { useState } from 'react';
-import { FEATURE, callMessages, messages, type Monitor } from '@inbound/contract';
+import { FEATURE, callMessages, consultMessages, messages, type Monitor } from '@inbound/contract';
 import { isCallActive } from '../call/callState';
+import { isConsultActive, maximizeConsult, startConsult } from '../consult/consultState';
+import { useTransfer } from '../transfer/transferController';
 import { showAlert } from '../../lib/alerts';
 import { useSession } from '../../lib/session';
 import { Modal } from '../../ui/Modal';
@@ -22,8 +24,7 @@ type Screen =
   | { kind: 'video' }
   | { kind: 'voicememo' }
   | { kind: 'ekgMode' }
-  | { kind: 'monitor' }
-  | { kind: 'liveConsult' };
+  | { kind: 'monitor' };
 
 const NO_MONITORS: readonly Monitor[] = [];
 
@@ -54,11 +55,15 @@ export default function MediaTab() {
 
   const liveConsult = () => {
     const destination = destinationOf(caseData, team);
-    if (isCallActive()) showAlert(callMessages.endCallToStartConsult, messages.warningTitle);
+    if (isConsultActive()) maximizeConsult();
+    else if (isCallActive()) showAlert(callMessages.endCallToStartConsult, messages.warningTitle);
     else if (!destination) showAlert(messages.selectHospitalForLiveConsult, messages.warningTitle);
     else if (!hospitalHasFeature(destination, FEATURE.liveConsult)) {
       showAlert(messages.liveConsultNotSupported(destination.name), messages.warningTitle);
-    } else setScreen({ kind: 'liveConsult' });
+    } else if (caseData.id.startsWith('placeholder-')) showAlert(callMessages.caseNotOpen, messages.warningTitle);
+    else if (useTransfer.getState().transfer !== null)
+      showAlert(consultMessages.transferInProgress, messages.warningTitle);
+    else startConsult(caseData.id);
   };
 
   return (
@@ -128,19 +133,6 @@ export default function MediaTab() {
       )}
       {screen?.kind === 'monitor' && (
         <MonitorForm monitors={monitors} current={caseData.monitorIntegration ?? null} onClose={close} />
-      )}
-      {screen?.kind === 'liveConsult' && (
-        <Modal
-          title="Live Consult"
-          onClose={close}
-          actions={
-            <button type="button" className="button" onClick={close}>
-              OK
-            </button>
-          }
-        >
-          <p className="modal__message">{messages.liveConsultUnavailable}</p>
-        </Modal>
       )}
     </div>
   );

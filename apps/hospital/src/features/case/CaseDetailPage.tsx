@@ -14,6 +14,7 @@ import { isNotFound, leftForElsewhere } from '../arrival/caseLeft';
 import { MediaPanel } from './MediaPanel';
 import { useCaseChannel } from './queries';
 import { ActivationPanel } from '../activation/ActivationPanel';
+import { ConsultPanel } from '../consult/ConsultPanel';
 import { describeEvent } from './timeline';
 import './case-detail.css';
 
@@ -126,6 +127,7 @@ function CaseDetail({ hospitalId, c, now }: { hospitalId: string; c: BoardCaseDe
       <main className="case-columns">
         <div className="case-column case-column-facts">
           <ActivationPanel hospitalId={hospitalId} caseId={c.id} />
+          {!c.arrivedAt && <ConsultPanel caseId={c.id} title={`Case ${c.caseNumber}`} />}
           <section className="panel" aria-labelledby="eta-title">
             <h2 id="eta-title">Arrival</h2>
             {c.arrivedAt ? (

@@ -81,6 +81,13 @@ export function describeEvent(entry: CaseTimelineEntry): string {
       return 'Crew sent case feedback';
     case 'call':
       return describeCall(d);
+    case 'liveconsult': {
+      const seconds = Number(d.durationSeconds) || 0;
+      const names = Array.isArray(d.participants)
+        ? [...new Set(d.participants.map((p: unknown) => str((p as Record<string, unknown>).name)))]
+        : [];
+      return `Live consult, ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}: ${names.join(', ')}`;
+    }
     case 'transfer':
       if (d.action === 'handedOver') return 'Case transferred to another crew';
       return d.action === 'receiverAdmitted' ? 'Another crew is taking over the case' : 'Case transfer ended';

@@ -21,6 +21,7 @@ import {
   FEATURE,
   callMessages,
   mediaMessages,
+  consultMessages,
   type BoardCase,
   type Call,
   type CallOutcome,
@@ -58,6 +59,8 @@ export interface CallsServiceDeps {
   boardCard(row: CaseRow): Promise<BoardCase | null>;
   /** Whether a case transfer of the case is live (transfers module). */
   transferInProgress(caseId: string): Promise<boolean>;
+  /** Whether a live video consult of the case runs (consults module; spec §4: a call waits for it). */
+  consultInProgress?(caseId: string): Promise<boolean>;
 }
 
 const hasFeature = (hospital: Hospital, name: string) =>
@@ -195,6 +198,7 @@ export function createCallsService(deps: CallsServiceDeps) {
       if (!hospital) throw conflict(callMessages.noDestination);
       if (hospital.nonTwiage) throw conflict(callMessages.notOnPlatform);
       if (await deps.transferInProgress(caseId)) throw conflict(callMessages.transferInProgress);
+      if (await deps.consultInProgress?.(caseId)) throw conflict(consultMessages.consultInProgress);
       if ((await liveCalls(caseId)).length > 0) throw conflict(callMessages.callInProgress);
 
       const inserted: CallRow = {

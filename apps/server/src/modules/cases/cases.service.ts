@@ -431,6 +431,31 @@ export function createCasesService(deps: CasesServiceDeps) {
     },
 
     /**
+     * A live consult of the case ended (consults module): as `recordCallEnded`, with the
+     * `liveconsult` event — `end` moves the consult's row to ended in this transaction, or answers
+     * null when it had ended already.
+     */
+    async recordConsultEnded(
+      caseId: string,
+      actorUserId: string,
+      end: (trx: Transaction<DB>, now: string) => Promise<CaseEventPayload<'liveconsult'> | null>,
+    ): Promise<RecordedCaseEvent | null> {
+      const event = await repo.transaction(async (trx) => {
+        const current = await repo.lockForWrite(trx, caseId);
+        if (!current) return null;
+        const now = clock.now().toISOString();
+        const payload = await end(trx, now);
+        if (!payload) return null;
+        const origin = { caseId, seq: Number(current.version) + 1, actorUserId, createdAt: now, clientCreatedAt: null };
+        const recorded = newCaseEvent(origin, 'liveconsult', payload);
+        await repo.appendEvent(trx, recorded);
+        return recorded;
+      });
+      if (event) committed();
+      return event;
+    },
+
+    /**
      * For modules that record what the case's destination does with it (team activation): `apply` runs
      * under the case's row lock in one transaction with the events it emits (actor: `actorUserId`, null
      * for the server's own scheduler) and whatever it writes itself; the outbox announces them after the
