@@ -169,16 +169,26 @@ export function createRealtimeRepository(db: Kysely<DB>, now: () => string) {
     let seqs: number[];
     try {
       seqs = await db.transaction().execute(async (trx) => {
-        const stored = await trx
-          .selectFrom('realtime_messages')
-          .select(['channel', 'dedupe_key', 'seq'])
-          .where('channel', 'in', [...new Set(batch.map((item) => item.channel))])
-          .where('dedupe_key', 'in', [...new Set(batch.map((item) => item.dedupeKey))])
-          .execute();
         const known = new Map<string, number>();
-        for (const row of stored)
-          if (typeof row.dedupe_key === 'string')
-            known.set(keyOf({ channel: row.channel, dedupeKey: row.dedupe_key }), Number(row.seq));
+        if (onPostgres) {
+          // One read for the batch (a round trip saved per message).
+          const stored = await trx
+            .selectFrom('realtime_messages')
+            .select(['channel', 'dedupe_key', 'seq'])
+            .where('channel', 'in', [...new Set(batch.map((item) => item.channel))])
+            .where('dedupe_key', 'in', [...new Set(batch.map((item) => item.dedupeKey))])
+            .execute();
+          for (const row of stored)
+            if (typeof row.dedupe_key === 'string')
+              known.set(keyOf({ channel: row.channel, dedupeKey: row.dedupe_key }), Number(row.seq));
+        } else {
+          // SQLite, in-process: a compiled point read per message on the partial unique index (a read of
+          // the batch with two `in` lists did not use it and scanned: 5–30 ms a batch).
+          for (const item of batch) {
+            const row = (await storedSeq(trx, item.channel, item.dedupeKey)).rows[0];
+            if (row) known.set(keyOf(item), Number(row.seq));
+          }
+        }
         // The same message twice in one batch is stored once (the first), like a repeat after the batch.
         const fresh: PendingOnce[] = [];
         const firstOf = new Map<string, number>();
