@@ -9,6 +9,7 @@
  *   npx tsx bench/case-write-cpu.ts                   # SQLite, 3 runs of 4,000 writes, 64 at a time
  *   BENCH_DIALECT=postgres npx tsx bench/case-write-cpu.ts
  *   node --cpu-prof --import tsx bench/case-write-cpu.ts   # where the time goes
+ *   BENCH_WARMUP_WRITES=500 BENCH_WRITES=2000 BENCH_RUNS=1 …  # shorter, for alternating two copies
  *
  * Prints the median of the runs next to the target (≤ 200 µs per event on SQLite) and the load average.
  */
@@ -24,6 +25,8 @@ const DIALECT = process.env.BENCH_DIALECT === 'postgres' ? 'postgres' : 'sqlite'
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const WRITES = Number(process.env.BENCH_WRITES ?? 4_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
+/** Writes of the warm-up run (JIT, statement caches), not counted. */
+const WARMUP = Number(process.env.BENCH_WARMUP_WRITES ?? WRITES);
 const CASES = 200;
 const TARGET_US = 200;
 
@@ -65,7 +68,9 @@ async function outboxEmpty(): Promise<void> {
   }
 }
 
-async function run(): Promise<{ cpuUs: number; userUs: number; systemUs: number; perSecond: number; errors: number }> {
+async function run(
+  writes = WRITES,
+): Promise<{ cpuUs: number; userUs: number; systemUs: number; perSecond: number; errors: number }> {
   await outboxEmpty();
   const cpu = process.cpuUsage();
   const start = performance.now();
@@ -74,7 +79,7 @@ async function run(): Promise<{ cpuUs: number; userUs: number; systemUs: number;
   let errors = 0;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      while (next < WRITES) {
+      while (next < writes) {
         if (await write(next++)) ok++;
         else errors++;
       }
@@ -92,7 +97,7 @@ async function run(): Promise<{ cpuUs: number; userUs: number; systemUs: number;
   };
 }
 
-await run(); // warm-up: JIT, statement caches
+await run(WARMUP); // warm-up: JIT, statement caches
 const results = [];
 for (let i = 0; i < RUNS; i++) results.push(await run());
 results.sort((a, b) => a.cpuUs - b.cpuUs);

@@ -18,7 +18,8 @@
  * printed by `audit:verify` can be kept elsewhere (a ticket, a log shipper) to anchor them.
  */
 import { createHash } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { prepareStatement } from '../../db/prepared.js';
 import type { CaseReadAuditTable, DB } from '../../db/schema.js';
 
 /** The content columns of each chained table, in the order they are hashed. Never reorder: old hashes would break. */
@@ -103,11 +104,106 @@ async function moveHead(db: Kysely<DB>, chain: string, count: number): Promise<{
   return { seq: Number(head.seq) - count, hash: head.hash };
 }
 
+/**
+ * The statements of a one-row append (every case write appends one: issue 11), built and compiled once
+ * per table and dialect (db/prepared.ts) instead of by Kysely on each call. PostgreSQL: the row and the
+ * head's new hash go in one statement (a data-modifying CTE), so an append is two round trips, not three.
+ */
+function oneRowStatements(db: Kysely<DB>, table: AuditTable) {
+  const columns = [...AUDIT_TABLES[table], 'chain', 'seq', 'prev_hash', 'hash'] as const;
+  const moveHead = prepareStatement(
+    db,
+    (chain: string) =>
+      db
+        .updateTable('audit_chain_heads')
+        .set({ seq: sql<number>`seq + 1` })
+        .where('chain', '=', chain)
+        .returning(['seq', 'hash']),
+    1,
+  );
+  // The table's own type is checked by the callers (recordAdminChange, recordReads, recordSecurityEvent).
+  const insertRow = (values: unknown[]) =>
+    db.insertInto(table).values(Object.fromEntries(columns.map((column, i) => [column, values[i]])) as never);
+  const setHash = (hash: string, chain: string) =>
+    db.updateTable('audit_chain_heads').set({ hash }).where('chain', '=', chain);
+  const arity = columns.length;
+  const insert = prepareStatement(db, (...values: unknown[]) => insertRow(values), arity);
+  const hash = prepareStatement(db, setHash, 2);
+  const insertAndHash = prepareStatement(
+    db,
+    (...values: unknown[]) =>
+      db
+        .with('appended_audit', () => insertRow(values.slice(0, arity)))
+        .updateTable('audit_chain_heads')
+        .set({ hash: values[arity] as string })
+        .where('chain', '=', values[arity + 1] as string),
+    arity + 2,
+  );
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  return {
+    moveHead,
+    async write(trx: Kysely<DB>, values: unknown[], newHash: string, chain: string): Promise<void> {
+      if (postgres) {
+        await insertAndHash(trx, ...values, newHash, chain);
+        return;
+      }
+      await insert(trx, ...values);
+      await hash(trx, newHash, chain);
+    },
+  };
+}
+
+/** Compiled statements per dialect (the SQL differs) and table. */
+const prepared = new Map<string, ReturnType<typeof oneRowStatements>>();
+function statementsFor(db: Kysely<DB>, table: AuditTable) {
+  const key = `${db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite'}:${table}`;
+  let found = prepared.get(key);
+  if (!found) {
+    found = oneRowStatements(db, table);
+    prepared.set(key, found);
+  }
+  return found;
+}
+
+/** A row whose keys are exactly its table's content columns (what the prepared insert writes). */
+function hasExactlyContentColumns(table: AuditTable, row: Content): boolean {
+  const columns: readonly string[] = AUDIT_TABLES[table];
+  let keys = 0;
+  for (const key in row) {
+    if (!columns.includes(key)) return false;
+    keys += 1;
+  }
+  return keys === columns.length;
+}
+
+async function appendOne(trx: Kysely<DB>, table: AuditTable, chain: string, row: Content): Promise<void> {
+  const statements = statementsFor(trx, table);
+  let head = (await statements.moveHead(trx, chain)).rows[0];
+  if (!head) {
+    await trx
+      .insertInto('audit_chain_heads')
+      .values({ chain, seq: 0, hash: GENESIS_HASH })
+      .onConflict((oc) => oc.column('chain').doNothing())
+      .execute();
+    head = (await statements.moveHead(trx, chain)).rows[0];
+  }
+  if (!head) throw new Error(`audit chain ${chain}: head row missing`);
+  // The update answers the new number and the hash it has not changed yet: the previous row's.
+  const seq = Number(head.seq);
+  const prevHash = head.hash;
+  const hash = rowHash(table, chain, seq, prevHash, row);
+  const values: unknown[] = AUDIT_TABLES[table].map((column) => row[column] ?? null);
+  values.push(chain, seq, prevHash, hash);
+  await statements.write(trx, values, hash, chain);
+}
+
 async function appendInTransaction(
   trx: Kysely<DB>,
   table: AuditTable,
   rows: readonly { chain: string; row: Content }[],
 ): Promise<void> {
+  const only = rows.length === 1 ? rows[0]! : null;
+  if (only && hasExactlyContentColumns(table, only.row)) return appendOne(trx, table, only.chain, only.row);
   const byChain = new Map<string, Content[]>();
   for (const { chain, row } of rows) byChain.set(chain, [...(byChain.get(chain) ?? []), row]);
   for (const chain of [...byChain.keys()].sort()) {

@@ -78,22 +78,37 @@ export function createCaseOutbox({ db, announce, logError, relay = true }: CaseO
       .orderBy('case_outbox.seq')
       .limit(BATCH)
       .execute();
-    const announced: string[] = [];
-    try {
-      for (const row of rows) {
-        if (closed) break;
-        const event = recordedEvent(row);
-        // A row the contract does not describe would block the outbox for ever: logged and dropped.
-        if (event) await announce.event(event);
-        else
-          logError(new Error(`case event ${row.id} (${row.type}) is not a contract event`), 'case event not announced');
-        announced.push(row.id);
-      }
-    } finally {
-      // One write for the batch (issue 11: a delete per event was a commit per event). What was
-      // announced before a failure goes too; a row left behind is announced again, harmlessly.
-      if (announced.length > 0) await db.deleteFrom('case_outbox').where('event_id', 'in', announced).execute();
+    // Cases are announced concurrently, each case's events one after another in their order (issue 11:
+    // one case at a time left each message's commit to wait alone; together they share one).
+    const byCase = new Map<string, typeof rows>();
+    for (const row of rows) {
+      const ofCase = byCase.get(row.case_id);
+      if (ofCase) ofCase.push(row);
+      else byCase.set(row.case_id, [row]);
     }
+    const announced: string[] = [];
+    const outcomes = await Promise.allSettled(
+      [...byCase.values()].map(async (ofCase) => {
+        for (const row of ofCase) {
+          if (closed) return;
+          const event = recordedEvent(row);
+          // A row the contract does not describe would block the outbox for ever: logged and dropped.
+          if (event) await announce.event(event);
+          else
+            logError(
+              new Error(`case event ${row.id} (${row.type}) is not a contract event`),
+              'case event not announced',
+            );
+          announced.push(row.id);
+        }
+      }),
+    );
+    // One write for the batch (issue 11: a delete per event was a commit per event). What was announced
+    // before a failure goes too; a row left behind (the failed case's from there on) is announced again,
+    // harmlessly — the dedupe key — and in its case's order, since it is older than the case's later rows.
+    if (announced.length > 0) await db.deleteFrom('case_outbox').where('event_id', 'in', announced).execute();
+    const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
     if (closed) return false;
     const messages = await db
       .selectFrom('case_outbox_messages')

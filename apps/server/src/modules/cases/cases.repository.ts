@@ -3,7 +3,7 @@
  * Writes take the transaction they belong to (`Executor`): the service opens one per change, so the
  * event and the case's current state commit together or not at all.
  */
-import { PostgresAdapter, sql, type Insertable, type Kysely, type Transaction, type Updateable } from 'kysely';
+import { PostgresAdapter, type Insertable, type Kysely, type Transaction, type Updateable } from 'kysely';
 import type { RecordedCaseEvent } from '@inbound/contract';
 import type {
   CaseFeedbackTable,
@@ -248,14 +248,15 @@ export function isCaseNumberViolation(error: unknown): boolean {
  */
 function writePathStatements(db: Kysely<DB>) {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  // The case's row lock: PostgreSQL `SELECT … FOR UPDATE` (a no-change UPDATE, as before, wrote a new
+  // row version for nothing); SQLite a plain read — the transaction holds the single writer already, and
+  // the UPDATE wrote the row's page once more per write (issue 11).
   const lockForWrite = prepareStatement(
     db,
-    (id: string) =>
-      db
-        .updateTable('cases')
-        .set({ version: sql<number>`version` })
-        .where('id', '=', id)
-        .returningAll(),
+    (id: string) => {
+      const read = db.selectFrom('cases').selectAll().where('id', '=', id);
+      return postgres ? read.forUpdate() : read;
+    },
     1,
   );
   const findWithAccess = prepareStatement(

@@ -28,6 +28,9 @@ interface PendingAppend {
   resolve: (seq: number) => void;
   reject: (error: unknown) => void;
 }
+interface PendingOnce extends PendingAppend {
+  dedupeKey: string;
+}
 
 export function createRealtimeRepository(db: Kysely<DB>, now: () => string) {
   // The outbox's per-message statements, compiled once (db/prepared.ts).
@@ -131,6 +134,114 @@ export function createRealtimeRepository(db: Kysely<DB>, now: () => string) {
     batch.forEach((item, i) => item.resolve(seqs[i]!));
   }
 
+  const waitingOnce: PendingOnce[] = [];
+  let writingOnce = false;
+
+  /** One message alone, outside any batch (the fallback when a batch met a concurrent relay's row). */
+  async function appendOneOnce(item: PendingOnce, at: string): Promise<number> {
+    try {
+      if (onPostgres) {
+        const stored = await appendOnceStatement(db, item.channel, at, item.channel, item.event, at, item.dedupeKey);
+        return Number(stored.rows[0]!.seq);
+      }
+      return await db.transaction().execute(async (trx) => {
+        const head = await bumpChannel(trx, item.channel, at);
+        const seq = Number(head.rows[0]!.seq);
+        await insertMessage(trx, item.channel, seq, item.event, at, item.dedupeKey);
+        return seq;
+      });
+    } catch (error) {
+      // Another relay stored it meanwhile, or earlier (the unique dedupe index): its number.
+      const raced = (await storedSeq(db, item.channel, item.dedupeKey)).rows[0];
+      if (raced) return Number(raced.seq);
+      throw error;
+    }
+  }
+
+  /**
+   * A batch of `appendOnce` calls in one transaction: the messages already stored under their key are
+   * found with one read and answered their numbers; the rest move their channels' counters with one
+   * upsert and go in with one insert (as `writeBatch`). A message stored by another relay between the
+   * read and the insert fails the batch on the unique dedupe index; then each message is stored alone.
+   */
+  async function writeOnceBatch(batch: PendingOnce[], at: string): Promise<void> {
+    const keyOf = (item: { channel: string; dedupeKey: string }) => `${item.channel}\u0000${item.dedupeKey}`;
+    let seqs: number[];
+    try {
+      seqs = await db.transaction().execute(async (trx) => {
+        const known = new Map<string, number>();
+        if (onPostgres) {
+          // One read for the batch (a round trip saved per message).
+          const stored = await trx
+            .selectFrom('realtime_messages')
+            .select(['channel', 'dedupe_key', 'seq'])
+            .where('channel', 'in', [...new Set(batch.map((item) => item.channel))])
+            .where('dedupe_key', 'in', [...new Set(batch.map((item) => item.dedupeKey))])
+            .execute();
+          for (const row of stored)
+            if (typeof row.dedupe_key === 'string')
+              known.set(keyOf({ channel: row.channel, dedupeKey: row.dedupe_key }), Number(row.seq));
+        } else {
+          // SQLite, in-process: a compiled point read per message on the partial unique index (a read of
+          // the batch with two `in` lists did not use it and scanned: 5–30 ms a batch).
+          for (const item of batch) {
+            const row = (await storedSeq(trx, item.channel, item.dedupeKey)).rows[0];
+            if (row) known.set(keyOf(item), Number(row.seq));
+          }
+        }
+        // The same message twice in one batch is stored once (the first), like a repeat after the batch.
+        const fresh: PendingOnce[] = [];
+        const firstOf = new Map<string, number>();
+        batch.forEach((item, i) => {
+          const key = keyOf(item);
+          if (!known.has(key) && !firstOf.has(key)) {
+            firstOf.set(key, i);
+            fresh.push(item);
+          }
+        });
+        if (fresh.length > 0) {
+          const counts = new Map<string, number>();
+          for (const item of fresh) counts.set(item.channel, (counts.get(item.channel) ?? 0) + 1);
+          const channels = [...counts.keys()].sort();
+          const heads = await trx
+            .insertInto('realtime_channels')
+            .values(channels.map((channel) => ({ channel, seq: counts.get(channel)!, updated_at: at })))
+            .onConflict((oc) =>
+              oc.column('channel').doUpdateSet({
+                seq: sql<number>`realtime_channels.seq + excluded.seq`,
+                updated_at: sql<string>`excluded.updated_at`,
+              }),
+            )
+            .returning(['channel', 'seq'])
+            .execute();
+          const next = new Map(heads.map((h) => [h.channel, Number(h.seq) - counts.get(h.channel)! + 1]));
+          const rows = fresh.map((item) => {
+            const seq = next.get(item.channel)!;
+            next.set(item.channel, seq + 1);
+            known.set(keyOf(item), seq);
+            return { channel: item.channel, seq, event: item.event, created_at: at, dedupe_key: item.dedupeKey };
+          });
+          await trx.insertInto('realtime_messages').values(rows).execute();
+        }
+        return batch.map((item) => known.get(keyOf(item))!);
+      });
+    } catch {
+      // A concurrent relay's message (or any failure): each message alone, in queue order, as before.
+      for (const item of batch) await appendOneOnce(item, at).then(item.resolve, item.reject);
+      return;
+    }
+    batch.forEach((item, i) => item.resolve(seqs[i]!));
+  }
+
+  async function drainOnce(): Promise<void> {
+    writingOnce = true;
+    try {
+      while (waitingOnce.length > 0) await writeOnceBatch(waitingOnce.splice(0, APPEND_BATCH_MAX), now());
+    } finally {
+      writingOnce = false;
+    }
+  }
+
   async function drain(): Promise<void> {
     writing = true;
     try {
@@ -157,31 +268,19 @@ export function createRealtimeRepository(db: Kysely<DB>, now: () => string) {
     /**
      * Stores the event under the channel's next number unless a message with this dedupe key is stored
      * on the channel already; answers the stored message's number either way (an outbox relay that runs
-     * an event again gets the number it got the first time).
+     * an event again gets the number it got the first time). Resolves once committed.
+     *
+     * Batched like `append` (issue 11: the outbox relay's messages were one transaction — on SQLite one
+     * commit — each): every call queued meanwhile shares one transaction.
      */
-    async appendOnce(channel: string, event: RealtimeEvent, dedupeKey: string): Promise<number> {
-      // No lookup first (issue 11: it was a round trip per message, and a repeat happens only after a
-      // relay crashed): the insert fails on the unique dedupe index, its counter move rolls back with
-      // it, and the stored message's number is answered.
-      const at = now();
-      const json = toJson(event);
-      try {
-        if (onPostgres) {
-          const stored = await appendOnceStatement(db, channel, at, channel, json, at, dedupeKey);
-          return Number(stored.rows[0]!.seq);
+    appendOnce(channel: string, event: RealtimeEvent, dedupeKey: string): Promise<number> {
+      return new Promise<number>((resolve, reject) => {
+        waitingOnce.push({ channel, event: toJson(event), dedupeKey, resolve, reject });
+        if (!writingOnce) {
+          writingOnce = true;
+          setImmediate(() => void drainOnce());
         }
-        return await db.transaction().execute(async (trx) => {
-          const head = await bumpChannel(trx, channel, at);
-          const seq = Number(head.rows[0]!.seq);
-          await insertMessage(trx, channel, seq, json, at, dedupeKey);
-          return seq;
-        });
-      } catch (error) {
-        // Another relay stored it meanwhile, or earlier (the unique dedupe index): its number.
-        const raced = (await storedSeq(db, channel, dedupeKey)).rows[0];
-        if (raced) return Number(raced.seq);
-        throw error;
-      }
+      });
     },
 
     /** The channel's last sequence number (0 when nothing was ever published on it). */
