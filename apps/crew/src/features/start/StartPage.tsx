@@ -21,10 +21,6 @@ import { StorageWarning } from './StorageWarning';
 // the outbox or tus (issue 16, item 11 — /start's LCP on a cellular link). What needs them is one chunk,
 // requested as soon as Start has painted (see the effect below), not before.
 const loadStartLive = () => import('./StartLive');
-const preloadCaseScreen = () =>
-  void import('../case/CasePage').catch((error: unknown) =>
-    console.error('the case screen could not be preloaded', error),
-  );
 const MessageCenterLive = lazy(async () => ({ default: (await loadStartLive()).MessageCenterLive }));
 const ClosedCasesStatus = lazy(async () => ({ default: (await loadStartLive()).ClosedCasesStatus }));
 const NotificationsPrompt = lazy(async () => ({ default: (await loadStartLive()).NotificationsPrompt }));
@@ -44,15 +40,7 @@ export function StartPage() {
   const [unread, setUnread] = useState(0);
   // The live parts mount after the first paint: their chunk is requested by then, not by the first render.
   const [painted, setPainted] = useState(false);
-  useEffect(
-    () =>
-      afterPaint(() => {
-        setPainted(true);
-        // START CASE then opens the case screen at once: its code is in before the tap.
-        preloadCaseScreen();
-      }),
-    [],
-  );
+  useEffect(() => afterPaint(() => setPainted(true)), []);
   const levelNeeded = useSession((state) =>
     needsEmsLevel({ team: state.selectedTeam, userId: state.user?.id ?? null, stored: state.emtLevel }),
   );
