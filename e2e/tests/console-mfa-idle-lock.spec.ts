@@ -72,8 +72,10 @@ test('two-step sign-in set-up, then the idle lock hides the board until the pass
   await signInToConsole(page, users.ed1.username);
 
   await expect(page.getByRole('heading', { name: 'Set up two-step sign-in' })).toBeVisible();
-  await page.getByLabel('Password').fill(demoPassword(users.ed1.username));
-  await page.getByRole('button', { name: 'Continue' }).click();
+  // The page offers a security key first (its own password field) and the authenticator app below it.
+  const appForm = page.locator('form').filter({ hasText: 'authenticator app' });
+  await appForm.getByLabel('Password').fill(demoPassword(users.ed1.username));
+  await appForm.getByRole('button', { name: 'Continue' }).click();
   const key = (await page.locator('.totp-secret').textContent()) ?? '';
   expect(key.replace(/\s/g, '')).toMatch(/^[A-Z2-7]{32}$/);
   await snap(page, testInfo, 'mfa-key', { fullPage: false });
