@@ -4,7 +4,8 @@
  *    Riverside Regional's geofence boundary, is replayed as the crew's position reports → the case
  *    arrives once (one event), the ED board shows it in the Arrived lane with its offload timer, the
  *    crew's screen shows the timer; the ED accepts the hand-over → the crew reads "Handoff accepted by
- *    Taylor Brooks", the timer is gone; the offload report counts the case and exports it as CSV;
+ *    Taylor Brooks", the timer is gone; a console under its idle lock shows the offload alert over the
+ *    lock, without the case; the offload report counts the case and exports it as CSV;
  * 2. the ED diverts an inbound case with a reason → the crew is alerted (dialog, banner, reason), is
  *    warned before a hospital in a critical status, chooses St. Mary's → Riverside's board says
  *    "diverted to St. Mary's Hospital", St. Mary's ED has the case with its history.
@@ -27,7 +28,7 @@ import {
 import { axeViolations, describeViolations } from '../support/axe';
 import { consolePage, signInToConsole } from '../support/console';
 import { signInToStart, snap } from '../support/crew';
-import { hospitals, teams, users } from '../support/demo';
+import { demoPassword, hospitals, teams, users } from '../support/demo';
 
 const RIVERSIDE_AT = { latitude: 41.4993, longitude: -81.6944 };
 const ST_MARYS = "St. Mary's Hospital";
@@ -143,6 +144,19 @@ test('geofence arrival from a replayed GPS track (once), handoff accepted, the t
     waiting.caseNumber,
   );
   await expect(arrived).not.toHaveClass(/offload-over/);
+  // A console under its idle lock (it survives a reload) shows the alert over the lock without the case
+  // or the truck (decision 0035); the password opens the board again.
+  await ed.evaluate(() => localStorage.setItem('inbound.console.locked', '1'));
+  await ed.reload();
+  const lock = ed.getByRole('dialog', { name: 'Console locked' });
+  const lockAlert = lock.getByTestId('lock-alert').filter({ hasText: 'Charge nurse: offload over 30 min' });
+  await expect(lockAlert).toContainText('1 ambulance waits for handoff');
+  await expect(lockAlert).not.toContainText(waiting.caseNumber);
+  await snap(ed, testInfo, 'arrival-offload-over-lock', { fullPage: false });
+  await lock.getByLabel('Password or authenticator code').fill(demoPassword(users.ed1.username));
+  await lock.getByRole('button', { name: 'Unlock' }).click();
+  await expect(lock).toHaveCount(0);
+  await expect(ed.getByTestId('connection')).toHaveText(/Live/);
   await snap(ed, testInfo, 'arrival-board-arrived-lane', { fullPage: false });
   const boardViolations = await axeViolations(ed, 'board with the Arrived lane');
   expect(boardViolations, describeViolations(boardViolations)).toEqual([]);

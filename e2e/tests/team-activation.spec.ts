@@ -313,14 +313,16 @@ test('a priority-1 stroke case proposes the Stroke team; both members answer, th
   await expect(memberAlert).not.toContainText('alert 2');
   const backupAlert = backup.getByTestId('team-alert').filter({ hasText: 'Trauma team activated' });
 
-  // Time passes in 2-minute steps on the server and in the consoles, someone touching each console in
-  // between (the consoles lock after 15 idle minutes). Each step is a round: the member is alerted again.
+  // Time passes in 2-minute steps on the server and in the consoles, someone touching the ED's and the
+  // member's consoles in between (the consoles lock after 15 idle minutes). Nobody touches the backup's:
+  // it locks, and the escalation has to reach it over the lock. Each step is a round: the member is
+  // alerted again.
   const consoles = [ed, neuro, backup];
   for (let round = 2; round <= 11; round++) {
     await server.advance(2 * MINUTE);
     for (const c of consoles) {
       await c.clock.fastForward(2 * MINUTE);
-      await c.keyboard.press('Shift');
+      if (c !== backup) await c.keyboard.press('Shift');
     }
     if (round === 2) {
       await expect(memberAlert).toContainText('alert 2');
@@ -333,8 +335,20 @@ test('a priority-1 stroke case proposes the Stroke team; both members answer, th
       await expect(traumaCard.getByText('Not called')).toBeVisible();
     }
   }
-  // 20 minutes: escalated — the backup's console has the alert, the case detail says so.
+  // 20 minutes: escalated — the backup's console, locked since minute 15, shows the alert's summary on
+  // the lock screen (team, hospital, escalated; no case number), and "On my way" waits for the unlock.
+  const lock = backup.getByRole('dialog', { name: 'Console locked' });
+  const lockAlert = lock.getByTestId('lock-alert').filter({ hasText: 'Trauma team activated' });
+  await expect(lockAlert).toContainText(`Case arriving at ${hospitals.riversideRegional}`);
+  await expect(lockAlert).toContainText('escalated to backups');
+  await expect(lockAlert).not.toContainText(caseNumber);
+  await expect(lock.getByRole('button', { name: 'On my way' })).toHaveCount(0);
+  await snap(backup, testInfo, 'team-activation-escalated-over-lock', { fullPage: false });
+  await lock.getByLabel('Password or authenticator code').fill(demoPassword('ed1'));
+  await lock.getByRole('button', { name: 'Unlock' }).click();
+  await expect(lock).toHaveCount(0);
   await expect(backupAlert).toContainText(`Case ${caseNumber}`);
+  await expect(backupAlert.getByRole('button', { name: 'On my way' })).toBeVisible();
   await snap(backup, testInfo, 'team-activation-escalated-backup', { fullPage: false });
   await expect(traumaCard).toContainText(/escalated to backups \d\d:\d\d/);
   await expect(traumaCard.getByText('Not called')).toHaveCount(0);

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { activationMessages } from '@inbound/contract';
+import { usePublishLockAlerts } from '../auth/lockAlerts';
 import { useMe } from '../auth/queries';
 import { playAlert } from '../board/beep';
 import { formatClock } from '../board/format';
@@ -18,6 +19,21 @@ export function TeamAlerts() {
   const acknowledge = useAcknowledgeActivation();
   const waiting = mine.data?.data ?? [];
   const staffOf = new Set(me.data?.hospitalMemberships.map((h) => h._id) ?? []);
+  // Over the idle lock: the summary only — team, hospital, round; no case number, no patient.
+  usePublishLockAlerts(
+    'team-alerts',
+    waiting.map((a) => ({
+      key: a._id,
+      title: `${a.teamName} team activated`,
+      detail: [
+        `Case arriving at ${a.hospitalName}`,
+        formatClock(a.activatedAt),
+        a.escalatedAt ? 'escalated to backups' : a.alertRounds > 1 ? `alert ${a.alertRounds}` : null,
+      ]
+        .filter(Boolean)
+        .join(' · '),
+    })),
+  );
   if (waiting.length === 0) return null;
   return (
     <div className="team-alerts" role="alert" aria-live="assertive">

@@ -5,6 +5,7 @@ import { formatAge, formatClock, formatGender } from '../board/format';
 import { PriorityBadge, priorityClass } from '../board/PriorityBadge';
 import { useSecondClock } from '../board/clock';
 import { playAlert } from '../board/beep';
+import { usePublishLockAlerts } from '../auth/lockAlerts';
 import { ARRIVAL_SOURCE_LABEL, formatTimer, isOverThreshold } from './lanes';
 import { useArrivalAction, useArrivalSettings } from './queries';
 import './arrival.css';
@@ -29,6 +30,19 @@ export function ArrivedLane({
   const now = useSecondClock();
   const over = cards.filter((c) => isOverThreshold(c, now, threshold));
   useOffloadAlertSound(over, soundOn);
+  // Over the idle lock: how many trucks wait past the threshold — no case, no patient.
+  usePublishLockAlerts(
+    `offload-${hospitalId}`,
+    over.length === 0
+      ? []
+      : [
+          {
+            key: `offload-${hospitalId}`,
+            title: `Charge nurse: offload over ${threshold} min`,
+            detail: `${over.length} ${over.length === 1 ? 'ambulance waits' : 'ambulances wait'} for handoff`,
+          },
+        ],
+  );
   if (cards.length === 0) return null;
   const sorted = [...cards].sort((a, b) => Date.parse(a.arrival!.at) - Date.parse(b.arrival!.at));
   return (

@@ -9,6 +9,7 @@ import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'rea
 import { useMutation } from '@tanstack/react-query';
 import { CONSOLE_IDLE_LOCK_MS } from '@inbound/contract';
 import { api } from '../../lib/client';
+import { useLockAlerts } from './lockAlerts';
 import { FormField } from './SignInPage';
 import { useSignOut } from './mutations';
 
@@ -59,6 +60,7 @@ export function IdleLock({ children, idleMs = CONSOLE_IDLE_LOCK_MS }: { children
 function LockScreen({ onUnlocked }: { onUnlocked: () => void }) {
   const [secret, setSecret] = useState('');
   const signOut = useSignOut();
+  const alerts = useLockAlerts();
   const reauth = useMutation({
     mutationFn: () => {
       const typed = secret.replace(/\s/g, '');
@@ -78,6 +80,17 @@ function LockScreen({ onUnlocked }: { onUnlocked: () => void }) {
         <p className="muted">
           Locked after 15 minutes without use. The board keeps running and its alarms still sound.
         </p>
+        {alerts.length > 0 && (
+          <div className="lock-alerts" role="alert" aria-live="assertive" aria-label="Alerts">
+            {alerts.map((a) => (
+              <div key={a.key} className="lock-alert" data-testid="lock-alert">
+                <strong className="lock-alert-title">{a.title}</strong>
+                <span>{a.detail}</span>
+              </div>
+            ))}
+            <p className="lock-alert-hint">Unlock to answer or open the case.</p>
+          </div>
+        )}
         <form noValidate onSubmit={submit}>
           {reauth.error && (
             <div role="alert" className="banner banner-error">
