@@ -26,6 +26,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
 import { WebSocket } from 'ws';
 import { authorizationHeader, ServerFrame } from '@inbound/contract';
 import { verdict } from './lib/format';
@@ -200,6 +201,22 @@ async function caseSocket(
   return () => ws.close();
 }
 
+/**
+ * The reason kept for a failed upload: the server keeps it in `case_media.failure` and tells clients
+ * only `failed`; read from the server's SQLite file.
+ */
+function withReason(server: BenchServer, id: string, figure: VideoFigure): VideoFigure {
+  if (figure.status !== 'failed') return figure;
+  const db = new Database(path.join(server.dataDir, 'inbound.db'), { readonly: true });
+  try {
+    const row = db.prepare('select failure from case_media where id = ?').get(id) as
+      { failure: string | null } | undefined;
+    return { ...figure, failure: row?.failure ?? null };
+  } finally {
+    db.close();
+  }
+}
+
 const percentile = (sorted: number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -271,7 +288,7 @@ async function oneRun(server: BenchServer, media: MediaFiles, tokens: Record<str
   const video = (i: number): VideoFigure => {
     const s = board.settled.get(videoIds[i]!);
     return s
-      ? { ms: s.at - videoSent[i]!, status: s.status, failure: s.failure }
+      ? withReason(server, videoIds[i]!, { ms: s.at - videoSent[i]!, status: s.status, failure: s.failure })
       : { ms: NaN, status: 'none', failure: null };
   };
   const hostile = [video(0), video(1)];
@@ -306,7 +323,37 @@ async function oneRun(server: BenchServer, media: MediaFiles, tokens: Record<str
   };
 }
 
-export async function runConversionFairness(): Promise<{ runs: RunFigures[]; median: RunFigures; media: string }> {
+export interface ConversionFairness {
+  runs: RunFigures[];
+  median: RunFigures;
+  media: string;
+  /** The over-cap video on an idle queue (nothing of its uploader's ahead of it): the refusal itself. */
+  overCapAlone: VideoFigure;
+}
+
+/** The over-cap video alone, before the runs: how long the probe's refusal takes with nothing ahead of it. */
+async function overCapAlone(server: BenchServer, media: MediaFiles, tokens: Record<string, string>) {
+  const caseId = await newCase(
+    server.url,
+    tokens.medic1!,
+    'agency-riverside-ems',
+    'truck-riverside-medic-1',
+    RIVERSIDE,
+  );
+  const settled = new Map<string, Settled>();
+  const close = await caseSocket(server, tokens.ed1!, caseId, settled);
+  const sent = performance.now();
+  const id = await upload(server.url, tokens.medic1!, caseId, 'video', media.overCap);
+  const deadline = performance.now() + 60_000;
+  while (performance.now() < deadline && !settled.has(id)) await sleep(50);
+  close();
+  const s = settled.get(id);
+  return s
+    ? withReason(server, id, { ms: s.at - sent, status: s.status, failure: s.failure })
+    : { ms: NaN, status: 'none' as const, failure: null };
+}
+
+export async function runConversionFairness(): Promise<ConversionFairness> {
   const media = makeMedia();
   const sizes = (['hostile', 'overCap', 'jpeg', 'png'] as const)
     .map((k) => `${k} ${(statSync(media[k]).size / 1024).toFixed(0)} KB`)
@@ -318,6 +365,8 @@ export async function runConversionFairness(): Promise<{ runs: RunFigures[]; med
       medic3: await signIn(server.url, 'medic3', 'ems'),
       ed1: await signIn(server.url, 'ed1', 'hospital'),
     };
+    const alone = await overCapAlone(server, media, tokens);
+    console.info(`  over the caps, alone on an idle queue: ${describeVideo(alone)}`);
     const runs: RunFigures[] = [];
     for (let r = 0; r < RUNS; r++) {
       const run = await oneRun(server, media, tokens);
@@ -342,6 +391,7 @@ export async function runConversionFairness(): Promise<{ runs: RunFigures[]; med
     return {
       runs,
       media: sizes,
+      overCapAlone: alone,
       median: {
         jpeg: stat((x) => x.jpeg),
         png: stat((x) => x.png),
@@ -378,7 +428,7 @@ function printRun(label: string, f: RunFigures): void {
   );
 }
 
-export function printConversionFairness(result: { median: RunFigures; media: string }): void {
+export function printConversionFairness(result: ConversionFairness): void {
   const f = result.median;
   console.info(
     `\n== Conversion fairness (another agency's photos while two hostile videos convert), median of ${RUNS}`,
@@ -395,7 +445,8 @@ export function printConversionFairness(result: { median: RunFigures; media: str
       `${f.photosDuringVideos} of ${PHOTOS_PER_RUN} photos sent while a hostile video converted`,
   );
   console.info(
-    `  hostile videos: ${f.hostile.map(describeVideo).join('; ')}; over the caps: ${describeVideo(f.overCap)}`,
+    `  hostile videos: ${f.hostile.map(describeVideo).join('; ')}; over the caps, sent after them: ` +
+      `${describeVideo(f.overCap)}; alone on an idle queue: ${describeVideo(result.overCapAlone)}`,
   );
   console.info(
     `  server CPU ${f.serverCores.toFixed(2)} cores (${f.serverCpuSeconds.toFixed(0)} s over ${f.wallSeconds.toFixed(0)} s); ` +
