@@ -19,6 +19,7 @@ import { printTapToSaved, runTapToSaved } from './tap-to-saved';
 import { printProtocols, runProtocols } from './protocols';
 import { printDesktopGps, runDesktopGps } from './desktop-gps';
 import { printArrivalToBoard, runArrivalToBoard } from './arrival-to-board';
+import { printConversionFairness, runConversionFairness } from './conversion-fairness';
 
 const started = Date.now();
 const load = loadavg()[0] ?? 0;
@@ -142,6 +143,15 @@ try {
   results.arrivalToBoard = arrival;
 } catch (error) {
   console.error(`arrival-to-board: ${(error as Error).message}`);
+  process.exitCode = 1;
+}
+
+try {
+  const conversion = await runConversionFairness();
+  printConversionFairness(conversion);
+  results.conversionFairness = conversion;
+} catch (error) {
+  console.error(`conversion-fairness: ${(error as Error).message}`);
   process.exitCode = 1;
 }
 

@@ -25,7 +25,7 @@ export interface BenchServer {
 /** Linux reports process times in clock ticks; 100 per second on every common kernel. */
 const CLOCK_TICKS_PER_S = 100;
 
-/** CPU seconds used by the live processes of a process group, from /proc/<pid>/stat. */
+/** CPU seconds used by the live processes of a process group and the children they reaped, from /proc/<pid>/stat. */
 export function groupCpuSeconds(groupId: number): number {
   let ticks = 0;
   let entries: string[];
@@ -45,7 +45,10 @@ export function groupCpuSeconds(groupId: number): number {
     // The command name (field 2) may hold spaces and parentheses; the fields after its last ')' do not.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     if (Number(fields[2]) !== groupId) continue; // pgrp
-    ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+    // utime, stime; and cutime, cstime: the children it has reaped (a finished ffmpeg of the server's),
+    // whose time leaves the live processes' counts when they end. A child still running is counted by
+    // itself, so nothing is counted twice.
+    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
   }
   return ticks / CLOCK_TICKS_PER_S;
 }
