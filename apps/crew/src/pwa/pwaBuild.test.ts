@@ -78,7 +78,7 @@ describe.skipIf(!built)('built PWA (dist)', () => {
     expect(existsSync(path.join(dist, 'sw-extensions.js'))).toBe(true);
   });
 
-  it('precaches the code and the icons the screens show, not the install icons, in ≤ 240 KB on the wire', () => {
+  it('precaches the code and the icons the screens show, not the install icons, in ≤ 256 KB on the wire', () => {
     // Issue 16, item 11: the precache downloads over the crew's cellular link right after the first screen.
     const sw = readFileSync(path.join(dist, 'sw.js'), 'utf8');
     const urls = [...sw.matchAll(/url:"([^"]+)"/g)].map((match) => match[1]!);
@@ -90,7 +90,9 @@ describe.skipIf(!built)('built PWA (dist)', () => {
       const file = path.join(dist, url);
       return total + readFileSync(existsSync(`${file}.br`) ? `${file}.br` : file).length;
     }, 0);
-    expect(onTheWire).toBeLessThanOrEqual(240 * 1024);
+    // 240 KB until the live consult, the call screen's recording and keep-alive and the after-paint split of
+    // Start (issue 16) added ~25 KB of lazily loaded code; 256 KB keeps the next growth in sight.
+    expect(onTheWire).toBeLessThanOrEqual(256 * 1024);
   });
 
   it("index.html carries the login screen's shell, painted before the scripts run", () => {
