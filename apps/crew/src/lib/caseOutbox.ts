@@ -53,8 +53,7 @@ export const caseOutbox = createOutbox({
 
 /**
  * Puts the server's answer into the local case, if the local case is still that placeholder, and into
- * what still names the placeholder after a close (the feedback prompt, the closed cases to wipe, Start's
- * hand-over line).
+ * what still names the placeholder after a close (the feedback prompt, the closed cases to wipe).
  */
 export function applyPlaceholderResolution(resolution: PlaceholderResolution): void {
   const { case: local, caseFeedbackPending, closedCases } = useSession.getState();
@@ -69,9 +68,6 @@ export function applyPlaceholderResolution(resolution: PlaceholderResolution): v
       ),
     });
   }
-  // Start's hand-over line for a case closed before its create was answered (features/arrival/closedHandoff).
-  const watch = useSession.getState().handoffWatch;
-  if (watch?.caseId === placeholderId) useSession.setState({ handoffWatch: { ...watch, caseId, caseNumber } });
   if (!local || local.id !== placeholderId) return;
   useSession.setState({
     case: {

@@ -56,21 +56,6 @@ export interface ClosedCase {
   closedAt: string;
 }
 
-/**
- * The just-closed case's hand-over, followed on Start until the ED accepts it (issue 15): non-PHI only —
- * case number, hospital, arrival and hand-over times, who accepted (features/arrival/closedHandoff).
- */
-export interface HandoffWatch {
-  caseId: string;
-  caseNumber: string;
-  hospitalName: string;
-  /** ISO instant of the crew's close; the watch ends 2 h after it. */
-  closedAt: string;
-  arrivalAt: string | null;
-  handoffAt: string | null;
-  handoffByName: string | null;
-}
-
 export interface StoredSession {
   jwt: AuthToken | null;
   user: User | null;
@@ -97,8 +82,6 @@ export interface StoredSession {
   messageCenterLastOpened: string | null;
   /** Closed cases not wiped from the device yet (their changes are still on their way). */
   closedCases: ClosedCase[];
-  /** The last closed case's hand-over, shown on Start (no patient data). */
-  handoffWatch: HandoffWatch | null;
 }
 
 export interface SessionState extends StoredSession {
@@ -128,7 +111,6 @@ export const emptySession: StoredSession = {
   pushToken: null,
   messageCenterLastOpened: null,
   closedCases: [],
-  handoffWatch: null,
 };
 
 export const storedKeys = Object.keys(emptySession) as (keyof StoredSession)[];

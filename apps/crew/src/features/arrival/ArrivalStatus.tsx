@@ -5,12 +5,12 @@ import { arrivalKey, EMPTY_ARRIVAL, type ArrivalState } from './arrivalState';
 import { playDiversionAlert } from './sound';
 import './arrival.css';
 
-export const clock = (iso: string) => {
+const clock = (iso: string) => {
   const d = new Date(iso);
   return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
 };
 
-export function formatTimer(ms: number): string {
+function formatTimer(ms: number): string {
   const total = Math.max(0, Math.floor(ms / 1000));
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);

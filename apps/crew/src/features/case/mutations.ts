@@ -15,12 +15,9 @@ import {
 import { showAlert } from '../../lib/alerts';
 import { caseOutbox } from '../../lib/caseOutbox';
 import { caseMutations, type MutationInput } from '../../lib/outbox';
-import { queryClient } from '../../lib/queryClient';
 import { useSession, type StoredCase } from '../../lib/session';
 import { addTagChanges, tagChanges, type TagChange } from '../complaints/tagRules';
 import { destinationOf, shouldAskCaseFeedback } from './caseModel';
-import { arrivalKey, type ArrivalState } from '../arrival/arrivalState';
-import { startHandoffWatch } from '../arrival/closedHandoff';
 
 let queueing: Promise<void> = Promise.resolve();
 
@@ -228,16 +225,6 @@ export function closeCase(now: Date = new Date()): Promise<void> {
       ...closedCases.filter((closed) => closed.id !== current.id),
       { id: current.id, caseNumber: current.caseNumber, closedAt: now.toISOString() },
     ],
-    // Start follows the hand-over (non-PHI only); a hospital off the platform has no console to accept it.
-    handoffWatch:
-      destination && !destination.nonTwiage
-        ? startHandoffWatch(
-            current,
-            destination.name,
-            now.toISOString(),
-            queryClient.getQueryData<ArrivalState>(arrivalKey(current.id)),
-          )
-        : null,
   });
   return enqueueInOrder([caseMutations.patchCase(current.id, { arrivedAt: now.toISOString() })]);
 }

@@ -16,8 +16,6 @@ export { MessageCenterLive } from '../messages/MessageCenterButton';
 export { startCase } from '../case/startCase';
 // Below START CASE: closed cases still sending, and the offer to turn on notifications.
 export { ClosedCasesStatus } from './ClosedCasesStatus';
-// The just-closed case's handoff (its case channel), while the ED has not yet taken the patient over.
-export { ClosedHandoffStatus } from '../arrival/ClosedHandoffStatus';
 export { NotificationsPrompt } from '../push/NotificationsPrompt';
 
 /**

@@ -23,7 +23,6 @@ import { StorageWarning } from './StorageWarning';
 const loadStartLive = () => import('./StartLive');
 const MessageCenterLive = lazy(async () => ({ default: (await loadStartLive()).MessageCenterLive }));
 const ClosedCasesStatus = lazy(async () => ({ default: (await loadStartLive()).ClosedCasesStatus }));
-const ClosedHandoffStatus = lazy(async () => ({ default: (await loadStartLive()).ClosedHandoffStatus }));
 const NotificationsPrompt = lazy(async () => ({ default: (await loadStartLive()).NotificationsPrompt }));
 const StartBackground = lazy(async () => ({ default: (await loadStartLive()).StartBackground }));
 
@@ -113,7 +112,6 @@ export function StartPage() {
         {/* Below START CASE: a notice for later must never push the one urgent button off a phone's screen. */}
         {painted && (
           <Suspense fallback={null}>
-            <ClosedHandoffStatus />
             <ClosedCasesStatus />
           </Suspense>
         )}
