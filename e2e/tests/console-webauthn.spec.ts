@@ -6,13 +6,31 @@
  * factors (lost phone) from the users page and checks the hash chains on the security audit page.
  * The page is opened at http://localhost:PORT: WebAuthn refuses an IP address as relying party, and
  * without PUBLIC_URL the server's relying party is localhost:PORT (decision 0032).
+ * On a server of its own: while ed1 has a key, the shared server's other tests could not sign ed1 in
+ * with the password alone.
  * Screenshots: e2e/.artifacts/screens/{project}-webauthn-*.png.
  */
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test as base, type Browser, type Page } from '@playwright/test';
 import { snap } from '../support/crew';
 import { demoPassword, hospitals, users } from '../support/demo';
+import { startPrivateServer, type RunningServer } from '../support/server';
 
-const origin = `http://localhost:${process.env.E2E_PORT}`;
+const test = base.extend<object, { privateServer: RunningServer }>({
+  privateServer: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies destructured
+    async ({}, use) => {
+      const server = await startPrivateServer();
+      await use(server);
+      await server.stop();
+    },
+    { scope: 'worker', timeout: 90_000 },
+  ],
+});
+
+let origin = '';
+test.beforeEach(({ privateServer }) => {
+  origin = privateServer.url.replace('127.0.0.1', 'localhost');
+});
 
 const desktop = async (browser: Browser) =>
   (await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', timezoneId: 'UTC' })).newPage();
