@@ -24,7 +24,6 @@ import { closeCase } from './mutations';
 import { NetworkStatus } from './NetworkStatus';
 import { PatientInfoButton, PatientSummary } from './PatientInfo';
 import { SessionExpiredModal } from './SessionExpiredModal';
-import { LocationOffNotice } from './LocationOffNotice';
 import { useAutoClose, useLocationUpdates } from './useCaseLifecycle';
 
 // Desktop only: where the case's position comes from (the vehicle modem, or the browser's fallback).
@@ -95,7 +94,11 @@ export function CasePage() {
       <ArrivalStatus caseId={caseData.id} />
       <DiversionAlert caseId={caseData.id} onChooseHospital={() => setPickingHospital(true)} />
       <TeamsOnTheWay caseId={caseData.id} />
-      {location === 'off' && <LocationOffNotice />}
+      {location === 'off' && (
+        <p className="location-off" role="status">
+          Location is off: the hospital sees no ETA. Allow location for Inbound in the browser settings.
+        </p>
+      )}
       <div className="case-layout">
         <section className="case-layout__patient" aria-label="Patient">
           <PatientSummary caseData={caseData} />
