@@ -174,6 +174,32 @@ export function createCasesService(deps: CasesServiceDeps) {
   const committed = () => deps.outbox?.wake();
 
   /**
+   * A call or live consult of the case ended: `end` moves its row to ended in this transaction and answers
+   * the event's payload, or null when it had ended already (then nothing is recorded). Whoever hung up is
+   * the actor — crew or ED staff — and a closed case still gets it.
+   */
+  async function recordEnded<T extends 'call' | 'liveconsult'>(
+    type: T,
+    caseId: string,
+    actorUserId: string,
+    end: (trx: Transaction<DB>, now: string) => Promise<CaseEventPayload<T> | null>,
+  ): Promise<RecordedCaseEvent | null> {
+    const event = await repo.transaction(async (trx) => {
+      const current = await repo.lockForWrite(trx, caseId);
+      if (!current) return null;
+      const now = clock.now().toISOString();
+      const payload = await end(trx, now);
+      if (!payload) return null;
+      const origin = { caseId, seq: Number(current.version) + 1, actorUserId, createdAt: now, clientCreatedAt: null };
+      const recorded = newCaseEvent(origin, type, payload);
+      await repo.appendEvent(trx, recorded);
+      return recorded;
+    });
+    if (event) committed();
+    return event;
+  }
+
+  /**
    * A write of another module under the case's row lock (arrival, hand-over, diversion, team activation):
    * one transaction with the events `apply` emits (actor: `actorUserId`, null for the server's own
    * scheduler), relayed by the outbox after the commit. Null when the case is gone.
@@ -405,54 +431,22 @@ export function createCasesService(deps: CasesServiceDeps) {
       return outcome;
     },
 
-    /**
-     * A call of the case ended (calls module): `end` moves the call's row to ended in this transaction
-     * and answers the `call` event's payload, or null when the call had ended already (then nothing is
-     * recorded). Whoever hung up is the actor — crew or ED staff — and a closed case still gets it.
-     */
-    async recordCallEnded(
+    /** A call of the case ended (calls module): its `call` event, as `recordEnded`. */
+    recordCallEnded(
       caseId: string,
       actorUserId: string,
       end: (trx: Transaction<DB>, now: string) => Promise<CaseEventPayload<'call'> | null>,
     ): Promise<RecordedCaseEvent | null> {
-      const event = await repo.transaction(async (trx) => {
-        const current = await repo.lockForWrite(trx, caseId);
-        if (!current) return null;
-        const now = clock.now().toISOString();
-        const payload = await end(trx, now);
-        if (!payload) return null;
-        const origin = { caseId, seq: Number(current.version) + 1, actorUserId, createdAt: now, clientCreatedAt: null };
-        const recorded = newCaseEvent(origin, 'call', payload);
-        await repo.appendEvent(trx, recorded);
-        return recorded;
-      });
-      if (event) committed();
-      return event;
+      return recordEnded('call', caseId, actorUserId, end);
     },
 
-    /**
-     * A live consult of the case ended (consults module): as `recordCallEnded`, with the
-     * `liveconsult` event — `end` moves the consult's row to ended in this transaction, or answers
-     * null when it had ended already.
-     */
-    async recordConsultEnded(
+    /** A live consult of the case ended (consults module): its `liveconsult` event, as `recordEnded`. */
+    recordConsultEnded(
       caseId: string,
       actorUserId: string,
       end: (trx: Transaction<DB>, now: string) => Promise<CaseEventPayload<'liveconsult'> | null>,
     ): Promise<RecordedCaseEvent | null> {
-      const event = await repo.transaction(async (trx) => {
-        const current = await repo.lockForWrite(trx, caseId);
-        if (!current) return null;
-        const now = clock.now().toISOString();
-        const payload = await end(trx, now);
-        if (!payload) return null;
-        const origin = { caseId, seq: Number(current.version) + 1, actorUserId, createdAt: now, clientCreatedAt: null };
-        const recorded = newCaseEvent(origin, 'liveconsult', payload);
-        await repo.appendEvent(trx, recorded);
-        return recorded;
-      });
-      if (event) committed();
-      return event;
+      return recordEnded('liveconsult', caseId, actorUserId, end);
     },
 
     /**
