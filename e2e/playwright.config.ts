@@ -31,7 +31,9 @@ export default defineConfig({
   retries: 0,
   workers: 2,
   reporter: 'list',
-  timeout: 30_000,
+  // A hang detector, not a speed check: a two-crew flow that takes 20 s here took over 30 s on a busy
+  // 2-core CI machine (the transfer and guard walks timed out there while every step was still passing).
+  timeout: 60_000,
   expect: { timeout: 7_000 },
   use: {
     baseURL: `http://127.0.0.1:${port}`,

@@ -4,6 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
-bash scripts/ensure-ffmpeg.sh
+bash scripts/ensure-system-packages.sh ffmpeg
 npm run build
 SEED_DEMO="${SEED_DEMO:-true}" exec npm run start -w @inbound/server

@@ -1,5 +1,5 @@
 /**
- * Debian's coturn for the relay test (scripts/ensure-coturn.sh installs it): a `turnserver` on a free
+ * Debian's coturn for the relay test (scripts/ensure-system-packages.sh installs it): a `turnserver` on a free
  * loopback port with the TURN REST shared secret, as a deployment runs it beside Inbound (README).
  * Loopback peers are allowed here only because both browsers of the test are on this machine.
  */

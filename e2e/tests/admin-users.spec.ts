@@ -17,7 +17,6 @@ const desktop = (browser: Browser) =>
 test('admin invites an ED nurse, who changes the one-time password and sees the board; disabling signs them out', async ({
   browser,
 }, testInfo) => {
-  test.setTimeout(60_000);
   const username = `nurse-${randomBytes(3).toString('hex')}`;
   const displayName = 'Dana Reyes';
   const ownPassword = 'riverside-night-shift-2026';

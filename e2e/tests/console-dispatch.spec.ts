@@ -18,7 +18,6 @@ test('dispatch: ed1 dispatches a stroke → medic1 loads it from the Message Cen
   page,
   browser,
 }, testInfo) => {
-  test.setTimeout(60_000); // two crews and a console
   await signInToStart(page, users.medic1.username, teams.riverside, 'Medic 1');
   await readMessageCenter(page);
 

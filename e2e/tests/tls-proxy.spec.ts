@@ -1,5 +1,5 @@
 /**
- * TLS at a reverse proxy, as docs/deploy.md sets it up: Debian's nginx (scripts/ensure-nginx.sh) runs
+ * TLS at a reverse proxy, as docs/deploy.md sets it up: Debian's nginx (scripts/ensure-system-packages.sh) runs
  * deploy/nginx/inbound.conf itself — only the ports, the certificate (self-signed, made here with
  * openssl) and the upstream are put in — in front of a server of its own, configured as docs/deploy.md
  * says a server behind the proxy must be: PUBLIC_URL the public https origin, TRUST_PROXY=1. (The suite's
@@ -35,7 +35,7 @@ let httpUrl: string;
 
 test.beforeAll(async () => {
   test.setTimeout(90_000); // a server of its own to start
-  if (!NGINX) throw new Error('nginx not installed: run scripts/ensure-nginx.sh');
+  if (!NGINX) throw new Error('nginx not installed: run scripts/ensure-system-packages.sh nginx');
   dir = mkdtempSync(path.join(tmpdir(), 'inbound-tls-'));
   execFileSync(
     'openssl',

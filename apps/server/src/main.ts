@@ -32,7 +32,7 @@ function ffmpegLine(ffmpeg: string, jobs: number): string {
   const found = spawnSync(ffmpeg, ['-version'], { stdio: 'ignore' }).status === 0;
   return found
     ? `converted by ${ffmpeg}, ${jobs} at a time`
-    : `${ffmpeg} NOT FOUND: videos and voice memos stay unconverted (run scripts/ensure-ffmpeg.sh)`;
+    : `${ffmpeg} NOT FOUND: videos and voice memos stay unconverted (run scripts/ensure-system-packages.sh ffmpeg)`;
 }
 
 const describeLimit = (limit: { max: number; windowMs: number }) =>

@@ -118,7 +118,9 @@ export function runTool(command: string, args: string[]): Promise<void> {
     child.on('error', (error: NodeJS.ErrnoException) =>
       reject(
         error.code === 'ENOENT'
-          ? new Error(`${command} not found: install Debian's postgresql-client (scripts/ensure-postgresql-client.sh)`)
+          ? new Error(
+              `${command} not found: install Debian's postgresql-client (scripts/ensure-system-packages.sh postgresql-client)`,
+            )
           : error,
       ),
     );
