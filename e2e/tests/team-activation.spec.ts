@@ -348,6 +348,7 @@ test('a priority-1 stroke case proposes the Stroke team; both members answer, th
   await lock.getByRole('button', { name: 'Unlock' }).click();
   await expect(lock).toHaveCount(0);
   await expect(backupAlert).toContainText(`Case ${caseNumber}`);
+  await expect(backupAlert).toContainText('escalated to backups'); // not the first members' "alert 11"
   await expect(backupAlert.getByRole('button', { name: 'On my way' })).toBeVisible();
   await snap(backup, testInfo, 'team-activation-escalated-backup', { fullPage: false });
   await expect(traumaCard).toContainText(/escalated to backups \d\d:\d\d/);

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { activationMessages } from '@inbound/contract';
 import { usePublishLockAlerts } from '../auth/lockAlerts';
 import { useMe } from '../auth/queries';
+import { roundLabel } from './alertRound';
 import { playAlert } from '../board/beep';
 import { formatClock } from '../board/format';
 import { useAcknowledgeActivation, useMyActivations } from './queries';
@@ -25,11 +26,7 @@ export function TeamAlerts() {
     waiting.map((a) => ({
       key: a._id,
       title: `${a.teamName} team activated`,
-      detail: [
-        `Case arriving at ${a.hospitalName}`,
-        formatClock(a.activatedAt),
-        a.escalatedAt ? 'escalated to backups' : a.alertRounds > 1 ? `alert ${a.alertRounds}` : null,
-      ]
+      detail: [`Case arriving at ${a.hospitalName}`, formatClock(a.activatedAt), roundLabel(a)]
         .filter(Boolean)
         .join(' · '),
     })),
@@ -43,7 +40,7 @@ export function TeamAlerts() {
             <strong className="team-alert-title">{a.teamName} team activated</strong>
             <span>
               Case {a.caseNumber} to {a.hospitalName} · {formatClock(a.activatedAt)} by {a.activatedByName}
-              {a.alertRounds > 1 && ` · alert ${a.alertRounds}`}
+              {roundLabel(a) && ` · ${roundLabel(a)}`}
             </span>
           </div>
           <div className="team-alert-actions">
