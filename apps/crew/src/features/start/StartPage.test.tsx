@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import { messages, transferMessages, type BroadcastMessage, type CaseTransfer } from '@inbound/contract';
 import { resetTransferForTests } from '../transfer/transferController';
@@ -148,12 +148,15 @@ describe('Case Transfer on Start', () => {
       expiresAt: now,
     };
     // The broadcasts arrive after the dialog is open: Start re-renders with the unread count under it.
-    let answerBroadcasts: (() => void) | null = null;
+    let releaseBroadcasts = () => {};
+    const broadcastsHeld = new Promise<void>((resolve) => {
+      releaseBroadcasts = resolve;
+    });
     const api = mockFetch({
-      'GET /notification/broadcast/me': () =>
-        new Promise((resolve) => {
-          answerBroadcasts = () => resolve({ body: { data: [broadcast('new', 1)] } });
-        }),
+      'GET /notification/broadcast/me': async () => {
+        await broadcastsHeld;
+        return { body: { data: [broadcast('new', 1)] } };
+      },
       'HEAD /icons/icon-192.png': { status: 200 },
       'POST /v4/case-transfers/482913/request': { body: requested },
       'GET /v4/case-transfers/tr-1': { body: requested },
@@ -163,8 +166,7 @@ describe('Case Transfer on Start', () => {
     await user.click(await screen.findByRole('button', { name: 'Case Transfer Tap to Receive Case' }));
     const dialog = await screen.findByRole('dialog', { name: 'Receive Case' });
     await user.type(within(dialog).getByLabelText('Case transfer code'), '482913');
-    await vi.waitFor(() => expect(answerBroadcasts).not.toBeNull());
-    answerBroadcasts?.();
+    releaseBroadcasts();
     expect(await screen.findByRole('button', { name: 'Message Center, 1 unread' })).toBeInTheDocument();
     expect(within(dialog).getByLabelText('Case transfer code')).toHaveValue('482913');
 
