@@ -36,6 +36,10 @@ export interface LighthouseFigures {
   requests: number;
   /** What Lighthouse took as the largest contentful paint (its selector or text). */
   lcpElement: string;
+  /** Lighthouse's LCP breakdown (TTFB, load delay, load time, render delay), ms. */
+  lcpPhases: Record<string, number>;
+  /** Main-thread time per script (Lighthouse's bootup-time, simulated), the largest first, ms. */
+  scripts: { url: string; ms: number }[];
 }
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -54,7 +58,20 @@ async function audit(url: string, port: number, keepSession: boolean): Promise<L
   const lcpItems = (lhr.audits['largest-contentful-paint-element']?.details as { items?: unknown[] } | undefined)
     ?.items?.[0] as { items?: { node?: { snippet?: string; nodeLabel?: string } }[] } | undefined;
   const lcpNode = lcpItems?.items?.[0]?.node;
+  const phaseTable = (lhr.audits['largest-contentful-paint-element']?.details as { items?: unknown[] } | undefined)
+    ?.items?.[1] as { items?: { phase?: string; timing?: number }[] } | undefined;
+  const lcpPhases = Object.fromEntries(
+    (phaseTable?.items ?? []).map((row) => [row.phase ?? '?', Math.round(row.timing ?? Number.NaN)]),
+  );
+  const bootup = (lhr.audits['bootup-time']?.details as { items?: { url?: string; total?: number }[] } | undefined)
+    ?.items;
+  const scripts = (bootup ?? [])
+    .map((item) => ({ url: new URL(item.url ?? '', url).pathname, ms: Math.round(item.total ?? 0) }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 4);
   return {
+    lcpPhases,
+    scripts,
     lcpElement: lcpNode?.nodeLabel ?? lcpNode?.snippet ?? 'unknown',
     path: new URL(url).pathname,
     performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
@@ -76,6 +93,9 @@ function medianOf(runs: LighthouseFigures[]): LighthouseFigures {
     transferBytes: median(runs.map((r) => r.transferBytes)),
     requests: median(runs.map((r) => r.requests)),
     lcpElement: [...new Set(runs.map((r) => r.lcpElement))].join(' | '),
+    // The breakdown of the run whose LCP is the median one.
+    lcpPhases: [...runs].sort((a, b) => a.lcpMs - b.lcpMs)[Math.floor(runs.length / 2)]!.lcpPhases,
+    scripts: [...runs].sort((a, b) => a.lcpMs - b.lcpMs)[Math.floor(runs.length / 2)]!.scripts,
   };
 }
 
@@ -147,6 +167,12 @@ export function printLighthouse({ figures, loadAverage }: { figures: LighthouseF
     );
   }
   for (const f of figures) console.info(`  LCP element on ${f.path}: ${f.lcpElement.slice(0, 100)}`);
+  for (const f of figures) {
+    const phases = Object.entries(f.lcpPhases).map(([phase, ms]) => `${phase} ${ms} ms`);
+    console.info(`  LCP breakdown on ${f.path} (median run): ${phases.join(', ') || 'not reported'}`);
+    const scripts = f.scripts.map((s) => `${s.url} ${s.ms} ms`);
+    console.info(`  main thread per script on ${f.path} (simulated): ${scripts.join(', ') || 'not reported'}`);
+  }
   console.info(`  (1 KB = ${KB} bytes; "on the wire" is Lighthouse's total transfer size of the page load)`);
 }
 

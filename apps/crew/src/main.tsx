@@ -12,19 +12,29 @@ import './styles.css';
 /** Reads what is stored on the device (decrypting it in production), checks the token, then routes. */
 async function main(): Promise<void> {
   reportUncaughtErrors();
-  // The outbox starts before any screen, signed in or not (queued changes wait under a 401 hold). Loaded
-  // on demand: it and the contract's schemas are not part of the login screen's code. Its chunks are
-  // fetched while the stored session is read (every start needs them); it starts once the session is in.
-  const outboxCode = import('./lib/caseOutbox');
-  // Closed cases are wiped from the device once the outbox has delivered all their changes.
-  const wipeCode = import('./features/case/closedCaseWipe');
-  // A failed load is reported below, once the session is read; until then it is not unhandled.
-  outboxCode.catch(() => undefined);
-  wipeCode.catch(() => undefined);
+  // The outbox starts before any screen's data is used, signed in or not (queued changes wait under a 401
+  // hold). Loaded on demand: it and the contract's schemas are not part of the first screen's code. With
+  // a case open (a restart in the ambulance) its chunks are fetched now, beside the case screen's, while
+  // the stored session is read; otherwise once the first screen has painted (issue 16, item 11: on a
+  // cellular link they would delay Start's and login's first paint). Nothing waits on it to be kept: every
+  // change is in IndexedDB before it is acknowledged, and start() sends what earlier pages left.
+  const caseFirst = caseScreenExpected();
+  let outboxCode: Promise<typeof import('./lib/caseOutbox')> | null = null;
+  let wipeCode: Promise<typeof import('./features/case/closedCaseWipe')> | null = null;
+  const loadOutbox = () => {
+    outboxCode ??= import('./lib/caseOutbox');
+    // Closed cases are wiped from the device once the outbox has delivered all their changes.
+    wipeCode ??= import('./features/case/closedCaseWipe');
+    // A failed load is reported where it is started; until then it is not unhandled.
+    outboxCode.catch(() => undefined);
+    wipeCode.catch(() => undefined);
+  };
+  if (caseFirst) loadOutbox();
   // A restart with a case open (offline, in the ambulance) goes straight to the case screen: its code
   // loads beside the outbox's and while the session is decrypted, not after the first render asks for it.
-  if (caseScreenExpected()) preloadCasePage();
-  else if (!__INBOUND_DESKTOP__ && window.location.pathname === paths.start) preloadStartPage();
+  let firstScreenCode: Promise<unknown> = Promise.resolve();
+  if (caseFirst) preloadCasePage();
+  else if (!__INBOUND_DESKTOP__ && window.location.pathname === paths.start) firstScreenCode = preloadStartPage();
   try {
     await hydrateSession();
   } catch (error) {
@@ -37,12 +47,17 @@ async function main(): Promise<void> {
   useSession.subscribe((state, previous) => {
     if (state.caseActive !== previous.caseActive) rememberCaseScreen(state.caseActive);
   });
-  void outboxCode
-    .then(({ startCaseOutbox }) => startCaseOutbox())
-    .catch((error: unknown) => console.error('the outbox could not start', error));
-  void wipeCode
-    .then(({ startClosedCaseWipe }) => startClosedCaseWipe())
-    .catch((error: unknown) => console.error('the closed-case wipe could not start', error));
+  const startOutbox = () => {
+    loadOutbox();
+    void outboxCode
+      ?.then(({ startCaseOutbox }) => startCaseOutbox())
+      .catch((error: unknown) => console.error('the outbox could not start', error));
+    void wipeCode
+      ?.then(({ startClosedCaseWipe }) => startClosedCaseWipe())
+      .catch((error: unknown) => console.error('the closed-case wipe could not start', error));
+  };
+  // No hint but a case in the stored session (first start after an update): at once, as with the hint.
+  if (caseFirst || useSession.getState().caseActive) startOutbox();
   // Desktop: the host's live GPS (the vehicle modem's fixes) from the first screen on. Not in the web build.
   if (__INBOUND_DESKTOP__)
     void import('./features/gps/desktopGps')
@@ -55,10 +70,26 @@ async function main(): Promise<void> {
       <App router={createAppRouter(__INBOUND_DESKTOP__ ? 'hash' : 'history')} />
     </StrictMode>,
   );
+  if (!caseFirst && !useSession.getState().caseActive) void firstScreenCode.finally(() => afterFirstPaint(startOutbox));
   // The service worker (offline start, new versions) after the first screen: Workbox's page code is a
   // lazy chunk, and registering does not compete with the first render. Production builds only.
   if (import.meta.env.PROD)
     afterFirstRender(() => void import('./pwa/registerServiceWorker').then((m) => m.registerServiceWorker()));
+}
+
+/**
+ * After the first screen has painted (called once its code is in): the first frame after the current
+ * one, then a task. A hidden tab draws no frames, so at the latest after 1 s.
+ */
+function afterFirstPaint(callback: () => void): void {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    callback();
+  };
+  requestAnimationFrame(() => setTimeout(once, 0));
+  setTimeout(once, 1_000);
 }
 
 function afterFirstRender(callback: () => void): void {

@@ -35,8 +35,8 @@ export function preloadCasePage(): void {
  * The same for Start, when the app is opened at /start (a signed-in crew's usual first screen): its code
  * loads while the session is decrypted instead of after it (issue 16: LCP of /start on a cellular link).
  */
-export function preloadStartPage(): void {
-  loadStartPage().catch((error: unknown) => console.error('the start screen could not be preloaded', error));
+export function preloadStartPage(): Promise<unknown> {
+  return loadStartPage().catch((error: unknown) => console.error('the start screen could not be preloaded', error));
 }
 
 export const appRoutes: RouteObject[] = [

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter } from 'react-router';
@@ -76,6 +76,11 @@ afterEach(async () => {
 });
 
 describe('START CASE', () => {
+  // Start's live chunk (START CASE's code with it) follows Start's first paint (issue 16, decision 0030): in
+  // the app it is in long before a crew's tap; here it is loaded first rather than timed against a cold import.
+  beforeAll(async () => {
+    await import('../start/StartLive');
+  });
   it('offline: a placeholder case, the case screen at once, createCase queued, the stored complaint list', async () => {
     mockFetch({
       'GET /notification/broadcast/me': 'network-error',

@@ -24,6 +24,7 @@ import { closeCase } from './mutations';
 import { NetworkStatus } from './NetworkStatus';
 import { PatientInfoButton, PatientSummary } from './PatientInfo';
 import { SessionExpiredModal } from './SessionExpiredModal';
+import { LocationOffNotice } from './LocationOffNotice';
 import { useAutoClose, useLocationUpdates } from './useCaseLifecycle';
 
 // Desktop only: where the case's position comes from (the vehicle modem, or the browser's fallback).
@@ -94,11 +95,7 @@ export function CasePage() {
       <ArrivalStatus caseId={caseData.id} />
       <DiversionAlert caseId={caseData.id} onChooseHospital={() => setPickingHospital(true)} />
       <TeamsOnTheWay caseId={caseData.id} />
-      {location === 'off' && (
-        <p className="location-off" role="status">
-          Location is off: the hospital sees no ETA. Allow location for Inbound in the browser settings.
-        </p>
-      )}
+      {location === 'off' && <LocationOffNotice />}
       <div className="case-layout">
         <section className="case-layout__patient" aria-label="Patient">
           <PatientSummary caseData={caseData} />

@@ -95,7 +95,8 @@ describe('Start, live', () => {
     renderApp('/start', session());
     expect(await screen.findByRole('button', { name: 'Message Center' })).toBeInTheDocument();
     const socket = await gateway();
-    expect(socket.subscribedTo('broadcast:riverside')).toBe(true);
+    // The Message Center's code follows Start's first paint (issue 16): its subscription may come after the socket.
+    await waitFor(() => expect(socket.subscribedTo('broadcast:riverside')).toBe(true));
     const sentNow = { ...broadcast, timestamp: new Date(Date.now() + 1_000).toISOString() };
     act(() => socket.message('broadcast:riverside', 1, 'broadcast.message', sentNow));
     const envelope = await screen.findByRole('button', { name: 'Message Center, 1 unread' });

@@ -5,20 +5,18 @@
  * at once; anything else asks `GET /v4/hospitals/{id}/statuses` again, and so does every (re)subscribe
  * (the socket is up: the network is there, and a list changed while we were away is caught). Until then
  * the statuses that came with the team are shown, so the badges also show offline.
+ *
+ * The read and the channel live in ./liveStatuses, loaded on first use: Start draws the list from the
+ * team's statuses before the API client and its schemas have arrived (issue 16, item 11).
  */
 import { useEffect } from 'react';
 import { useQueries, useQueryClient } from '@tanstack/react-query';
-import {
-  HospitalStatusesResponse,
-  channelName,
-  type Hospital,
-  type HospitalStatus,
-  type RealtimeEvent,
-} from '@inbound/contract';
-import { api } from '../../lib/apiClient';
-import { realtime } from '../../lib/realtime';
+import type { Hospital, HospitalStatus } from '@inbound/contract';
+import { hospitalStatusKeys } from './hospitalStatusKeys';
 
-export const hospitalStatusKeys = { one: (id: string) => ['hospitalStatuses', id] as const };
+export { hospitalStatusKeys } from './hospitalStatusKeys';
+
+const loadLive = () => import('./liveStatuses');
 
 export function useHospitalStatuses(hospitals: readonly Hospital[]): Map<string, HospitalStatus[]> {
   const queryClient = useQueryClient();
@@ -29,7 +27,7 @@ export function useHospitalStatuses(hospitals: readonly Hospital[]): Map<string,
     queries: hospitals.map((hospital) => ({
       queryKey: hospitalStatusKeys.one(hospital.id),
       queryFn: async ({ signal }: { signal: AbortSignal }) =>
-        (await api.call('hospitalStatuses', { params: { id: hospital.id }, signal })).activeStatuses,
+        (await loadLive()).readHospitalStatuses(hospital.id, signal),
       initialData: hospital.activeStatuses,
       staleTime: Number.POSITIVE_INFINITY,
     })),
@@ -37,29 +35,20 @@ export function useHospitalStatuses(hospitals: readonly Hospital[]): Map<string,
 
   useEffect(() => {
     if (!idsKey) return;
-    const stops = idsKey.split(',').map((id) =>
-      realtime.subscribe(channelName('hospital-status', id), {
-        onEvent: (event: RealtimeEvent) => applyStatusEvent(queryClient, id, event),
-        onSubscribed: () => void queryClient.invalidateQueries({ queryKey: hospitalStatusKeys.one(id) }),
-      }),
-    );
-    return () => stops.forEach((stop) => stop());
+    let stop: (() => void) | null = null;
+    let cancelled = false;
+    loadLive()
+      .then(({ subscribeHospitalStatuses }) => {
+        if (!cancelled) stop = subscribeHospitalStatuses(idsKey.split(','), queryClient);
+      })
+      .catch((error: unknown) => console.error('hospital statuses: the live channel could not load', error));
+    return () => {
+      cancelled = true;
+      stop?.();
+    };
   }, [idsKey, queryClient]);
 
   const map = new Map<string, HospitalStatus[]>();
   hospitals.forEach((hospital, index) => map.set(hospital.id, results[index]?.data ?? hospital.activeStatuses));
   return map;
-}
-
-function applyStatusEvent(
-  queryClient: ReturnType<typeof useQueryClient>,
-  hospitalId: string,
-  event: RealtimeEvent,
-): void {
-  const parsed = HospitalStatusesResponse.safeParse(event.data);
-  if (parsed.success && parsed.data.hospitalId === hospitalId) {
-    queryClient.setQueryData(hospitalStatusKeys.one(hospitalId), parsed.data.activeStatuses);
-    return;
-  }
-  void queryClient.invalidateQueries({ queryKey: hospitalStatusKeys.one(hospitalId) });
 }

@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
-import { messages, type BroadcastMessage } from '@inbound/contract';
+import { messages, transferMessages, type BroadcastMessage, type CaseTransfer } from '@inbound/contract';
+import { resetTransferForTests } from '../transfer/transferController';
 import { mockFetch } from '../../test/fetchMock';
 import { authToken, medic1, signedInSession } from '../../test/fixtures';
 import { renderApp } from '../../test/renderApp';
@@ -123,5 +124,55 @@ describe('Message Center', () => {
     const { user } = renderApp('/start', signedInSession());
     await user.click(await screen.findByRole('button', { name: 'Message Center' }));
     expect(await screen.findByText(messages.messageCenterEmpty)).toBeInTheDocument();
+  });
+});
+
+describe('Case Transfer on Start', () => {
+  afterEach(() => resetTransferForTests());
+
+  it('a tap before the after-paint code is in opens Receive Case; the typed code and the request outlast the rest of Start arriving', async () => {
+    const now = new Date().toISOString();
+    const requested: CaseTransfer = {
+      _id: 'tr-1',
+      caseId: 'case-1',
+      caseTransferCode: '482913',
+      status: 'open',
+      pubnubChannel: 'transfer:tr-1',
+      request: { status: 'open', requestedBy: 'u-medic1', emsAgencyId: 'riverside', truckId: 't-medic1' },
+      createdBy: 'u-medic2',
+      messageForSender: null,
+      messageForReceiver: null,
+      emsAgency: 'riverside',
+      createdAt: now,
+      updatedAt: now,
+      expiresAt: now,
+    };
+    // The broadcasts arrive after the dialog is open: Start re-renders with the unread count under it.
+    let releaseBroadcasts = () => {};
+    const broadcastsHeld = new Promise<void>((resolve) => {
+      releaseBroadcasts = resolve;
+    });
+    const api = mockFetch({
+      'GET /notification/broadcast/me': async () => {
+        await broadcastsHeld;
+        return { body: { data: [broadcast('new', 1)] } };
+      },
+      'HEAD /icons/icon-192.png': { status: 200 },
+      'POST /v4/case-transfers/482913/request': { body: requested },
+      'GET /v4/case-transfers/tr-1': { body: requested },
+    });
+    const { user } = renderApp('/start', signedInSession());
+    // At once, as a crew does on a slow phone: Start's own code is in, the live part may not be.
+    await user.click(await screen.findByRole('button', { name: 'Case Transfer Tap to Receive Case' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Receive Case' });
+    await user.type(within(dialog).getByLabelText('Case transfer code'), '482913');
+    releaseBroadcasts();
+    expect(await screen.findByRole('button', { name: 'Message Center, 1 unread' })).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Case transfer code')).toHaveValue('482913');
+
+    await user.click(within(dialog).getByRole('button', { name: 'Send Request' }));
+    expect(await within(dialog).findByText(transferMessages.waitingForSender)).toBeInTheDocument();
+    expect(api.calls('POST /v4/case-transfers/482913/request')).toHaveLength(1);
+    expect(screen.getByRole('dialog', { name: 'Receive Case' })).toBe(dialog);
   });
 });

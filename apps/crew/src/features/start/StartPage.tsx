@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { FEATURE, messages } from '@inbound/contract';
+import { showAlert } from '../../lib/alerts';
 import { useSession } from '../../lib/session';
 import { paths } from '../../routing/paths';
 import { MenuRow } from '../../ui/MenuRow';
@@ -8,20 +9,22 @@ import { SupportContact } from '../../ui/SupportContact';
 import { TopBar } from '../../ui/TopBar';
 import { LogoutButton } from '../auth/LogoutButton';
 import { validateSession } from '../auth/session';
-import { CaseFeedbackModal } from '../case/CaseFeedbackModal';
-import { startCase } from '../case/startCase';
-import { prefetchComplaintSet } from '../complaints/queries';
-import { MessageCenterButton } from '../messages/MessageCenterButton';
 import { HospitalStatusList } from '../hospitalStatus/HospitalStatusList';
-import { NotificationsPrompt } from '../push/NotificationsPrompt';
-import { useUserPushTopic } from '../push/pushSubscription';
+import { MessageCenterEnvelope } from '../messages/MessageCenterEnvelope';
 import { formatDisplayTime, shiftEndInstant } from '../shift/shiftTime';
 import { EmsLevelDialog } from '../protocol/EmsLevelDialog';
 import { needsEmsLevel } from '../protocol/emsLevel';
 import { openReceiveCase } from '../transfer/receiveCase';
-import { TransferModals } from '../transfer/TransferModals';
-import { ClosedCasesStatus } from './ClosedCasesStatus';
 import { StorageWarning } from './StorageWarning';
+
+// Start draws from the stored session alone: nothing here imports the API client, the contract's schemas,
+// the outbox or tus (issue 16, item 11 — /start's LCP on a cellular link). What needs them is one chunk,
+// requested as soon as Start has painted (see the effect below), not before.
+const loadStartLive = () => import('./StartLive');
+const MessageCenterLive = lazy(async () => ({ default: (await loadStartLive()).MessageCenterLive }));
+const ClosedCasesStatus = lazy(async () => ({ default: (await loadStartLive()).ClosedCasesStatus }));
+const NotificationsPrompt = lazy(async () => ({ default: (await loadStartLive()).NotificationsPrompt }));
+const StartBackground = lazy(async () => ({ default: (await loadStartLive()).StartBackground }));
 
 /** `/start` (spec §2): who is on which truck, and the START CASE button. */
 export function StartPage() {
@@ -30,11 +33,14 @@ export function StartPage() {
   const truck = useSession((state) => state.selectedTruck);
   const autoLogoutTime = useSession((state) => state.autoLogoutTime);
   const autoLogoutAt = useSession((state) => state.autoLogoutAt);
-  const feedbackPending = useSession((state) => state.caseFeedbackPending);
-  // Asked once each time Start opens (spec §2); closing it after a failure keeps it for next time.
-  const [feedbackDismissed, setFeedbackDismissed] = useState(false);
-  useUserPushTopic();
   const [askingEmsLevel, setAskingEmsLevel] = useState(false);
+  // The Message Center: Start draws the envelope; the count and the center come with the live chunk (a tap
+  // before it is in opens the center as soon as it is).
+  const [messageCenterOpen, setMessageCenterOpen] = useState(false);
+  const [unread, setUnread] = useState(0);
+  // The live parts mount after the first paint: their chunk is requested by then, not by the first render.
+  const [painted, setPainted] = useState(false);
+  useEffect(() => afterPaint(() => setPainted(true)), []);
   const levelNeeded = useSession((state) =>
     needsEmsLevel({ team: state.selectedTeam, userId: state.user?.id ?? null, stored: state.emtLevel }),
   );
@@ -44,15 +50,16 @@ export function StartPage() {
     (feature) => feature.name === FEATURE.aiEnhancedProtocols && feature.enabled,
   );
 
-  // Keep the team's complaint list on the device while there is coverage (a case may start without).
-  useEffect(() => {
-    if (team) void prefetchComplaintSet(team);
-  }, [team]);
-
   const onStartCase = () => {
     // The token first (spec §2): an invalid one logs out, or asks to re-authenticate during a case.
     if (validateSession() !== 'valid') return;
-    void startCase();
+    // Loaded since the first paint (and precached by the service worker): this resolves at once.
+    loadStartLive()
+      .then(({ startCase }) => startCase())
+      .catch((error: unknown) => {
+        console.error('START CASE could not load', error);
+        showAlert(messages.noResponse);
+      });
   };
 
   return (
@@ -64,7 +71,7 @@ export function StartPage() {
             Settings
           </Link>
         }
-        end={<MessageCenterButton />}
+        end={<MessageCenterEnvelope unread={unread} onOpen={() => setMessageCenterOpen(true)} />}
       />
       <div className="page__content">
         <p className="welcome">
@@ -103,9 +110,17 @@ export function StartPage() {
           </button>
         </div>
         {/* Below START CASE: a notice for later must never push the one urgent button off a phone's screen. */}
-        <ClosedCasesStatus />
+        {painted && (
+          <Suspense fallback={null}>
+            <ClosedCasesStatus />
+          </Suspense>
+        )}
         <StorageWarning />
-        <NotificationsPrompt />
+        {painted && (
+          <Suspense fallback={null}>
+            <NotificationsPrompt />
+          </Suspense>
+        )}
         <SupportContact />
       </div>
       {askingEmsLevel && (
@@ -117,10 +132,44 @@ export function StartPage() {
           }}
         />
       )}
-      <TransferModals />
-      {feedbackPending && !feedbackDismissed && (
-        <CaseFeedbackModal pending={feedbackPending} onClose={() => setFeedbackDismissed(true)} />
+      {(painted || messageCenterOpen) && (
+        <Suspense fallback={null}>
+          <MessageCenterLive
+            open={messageCenterOpen}
+            onClose={() => setMessageCenterOpen(false)}
+            onUnread={setUnread}
+          />
+        </Suspense>
+      )}
+      {painted && (
+        <Suspense fallback={null}>
+          <StartBackground />
+        </Suspense>
       )}
     </div>
   );
+}
+
+/**
+ * Runs `callback` once the browser has painted the current frame (a task after the next animation frame),
+ * or after 500 ms in a tab that draws no frames (hidden); returns a cancel function.
+ */
+function afterPaint(callback: () => void): () => void {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    callback();
+  };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const frame = requestAnimationFrame(() => {
+    timer = setTimeout(once, 0);
+  });
+  const fallback = setTimeout(once, 500);
+  return () => {
+    done = true;
+    cancelAnimationFrame(frame);
+    clearTimeout(fallback);
+    if (timer !== undefined) clearTimeout(timer);
+  };
 }

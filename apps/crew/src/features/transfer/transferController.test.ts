@@ -243,6 +243,31 @@ describe('case transfer, receiving crew', () => {
     expect(useTransfer.getState().role).toBeNull();
   });
 
+  it("an update that arrives while the last one is still being handled is not lost (the sender's 'done' during 'received')", async () => {
+    resetSessionForTests({ ...signedInSession() });
+    current = transfer({ request: requestOf('open') });
+    let socket: FakeWebSocket | null = null;
+    const api = server({
+      'POST /v4/case-transfers/482913/request': () => ({ status: 201, body: current }),
+      'GET /v4/twiageCases/case-1': { body: serverCase },
+      [`PATCH ${T}/received`]: () => {
+        // The sender acknowledges at once, and its update reaches this device before this answer does:
+        // the refresh that reacted to 'accepted' is still out.
+        current = transfer({ status: 'done', request: requestOf('done') });
+        socket?.message('transfer:tr-1', 2, 'CASE_TRANSFER_UPDATED', null);
+        return { body: transfer({ request: requestOf('received') }) };
+      },
+    });
+    await requestTransfer('482913');
+    socket = await liveSocket();
+    current = transfer({ request: requestOf('accepted') });
+    socket.message('transfer:tr-1', 1, 'CASE_TRANSFER_UPDATED', null);
+    await vi.waitFor(() => expect(useSession.getState().caseActive).toBe(true));
+    expect(api.calls(`PATCH ${T}/received`)).toHaveLength(1);
+    expect(useSession.getState().case).toMatchObject({ id: 'case-1', caseNumber: 'RV-7K2' });
+    expect(useTransfer.getState().role).toBeNull();
+  });
+
   it('declined, cancelled and expired each end with their text; Cancel withdraws an open request', async () => {
     resetSessionForTests({ ...signedInSession() });
     const api = server({

@@ -173,17 +173,34 @@ function end(text: string | null): void {
 // ---- state refresh and reactions ----------------------------------------------------------------
 
 let refreshing: Promise<void> | null = null;
+/**
+ * An update arrived while a refresh was out. That refresh's GET may have been answered before the change
+ * (and its reactions — the receiver's 'received', the sender's acknowledge — take further round trips), so
+ * one more GET follows it. Without it the update was lost and, as nothing else announces it, both crews
+ * waited for good ('Loading the case…' / 'The requester is loading the case.') on a slow device.
+ */
+let refreshAgain = false;
 
 export function refresh(): Promise<void> {
-  const id = useTransfer.getState().transfer?._id;
-  if (!id) return Promise.resolve();
-  refreshing ??= (async () => {
+  if (!useTransfer.getState().transfer) return Promise.resolve();
+  if (refreshing) {
+    refreshAgain = true;
+    return refreshing;
+  }
+  refreshing = (async () => {
     try {
-      const transfer = await api.call('getTransfer', { params: { id } });
-      if (useTransfer.getState().transfer?._id === id) await apply(transfer);
-    } catch (error) {
-      // Offline: the poll notices; the next update or reconnect refreshes again.
-      if (!(error instanceof ApiError && error.kind === 'noResponse')) console.warn('case transfer refresh failed');
+      do {
+        refreshAgain = false;
+        const id = useTransfer.getState().transfer?._id;
+        if (!id) return;
+        try {
+          const transfer = await api.call('getTransfer', { params: { id } });
+          if (useTransfer.getState().transfer?._id === id) await apply(transfer);
+        } catch (error) {
+          // Offline: the poll notices; the next update or reconnect refreshes again.
+          if (!(error instanceof ApiError && error.kind === 'noResponse')) console.warn('case transfer refresh failed');
+        }
+      } while (refreshAgain);
     } finally {
       refreshing = null;
     }

@@ -1,0 +1,46 @@
+import { useEffect, useState } from 'react';
+
+/**
+ * The case screen's notice that the device gives no position (issue 16, item 7): the whole explanation the
+ * first time a crew sees it on this device, then one short line above the work — on a phone the long one
+ * takes three lines. It never shrinks while on screen (the work below would jump under a finger); the
+ * short form comes with the next case screen. A flag only, no patient data: plain localStorage.
+ */
+export const LOCATION_OFF_SEEN_KEY = 'inbound.locationOffSeen';
+
+export const locationOffTexts = {
+  full: 'Location is off: the hospital sees no ETA. Allow location for Inbound in the browser settings.',
+  short: 'Location off: no ETA for the ED',
+} as const;
+
+export function LocationOffNotice() {
+  const [seenBefore] = useState(readSeen);
+  useEffect(() => {
+    if (!seenBefore) writeSeen();
+  }, [seenBefore]);
+  return seenBefore ? (
+    <p className="location-off location-off--short" role="status" title={locationOffTexts.full}>
+      {locationOffTexts.short}
+    </p>
+  ) : (
+    <p className="location-off" role="status">
+      {locationOffTexts.full}
+    </p>
+  );
+}
+
+function readSeen(): boolean {
+  try {
+    return localStorage.getItem(LOCATION_OFF_SEEN_KEY) === '1';
+  } catch {
+    return false; // no localStorage (private mode): always the whole explanation
+  }
+}
+
+function writeSeen(): void {
+  try {
+    localStorage.setItem(LOCATION_OFF_SEEN_KEY, '1');
+  } catch {
+    // Nothing kept: the next case screen explains again.
+  }
+}
