@@ -87,10 +87,12 @@ test('crew calls the ED: two consoles ring, the first answers, audio flows both 
   await colleague.context().close();
 });
 
-test('the ED declines: the crew is told "Call was rejected"; a console reloaded while a call rings rings; the crew cancels; a hospital not on the platform offers its ED numbers', async ({
+test('the ED declines: the crew is told "Call was rejected"; a console reloaded while a call rings rings; the crew cancels; a link cut is lost; a hospital not on the platform offers its ED numbers', async ({
   page,
   browser,
 }) => {
+  // The link cut waits for the crew's link to give up (LOST_AFTER_MS after the media stops).
+  test.slow();
   const nurse = await consolePage(browser);
   await signInToStart(page, users.medic1.username, teams.riverside, 'Medic 1');
   await startCase(page);
@@ -123,6 +125,23 @@ test('the ED declines: the crew is told "Call was rejected"; a console reloaded 
   await expect
     .poll(() => caseEvents(process.env.E2E_DATA_DIR!, caseId).flatMap((e) => (e.type === 'call' ? [e.payload] : [])))
     .toEqual([expect.objectContaining({ outcome: 'rejected' }), expect.objectContaining({ outcome: 'cancelled' })]);
+
+  // The link cut mid-call: the console that answered is closed while connected. Its media stops; the
+  // crew's link gives up after LOST_AFTER_MS and says so; the call is recorded as lost.
+  await page.getByRole('button', { name: 'Call the emergency department' }).click();
+  await nurse.getByTestId('incoming-call').getByRole('button', { name: 'Answer' }).click();
+  const callScreen = page.getByRole('dialog', { name: /^Call with / });
+  await expect(callScreen.getByTestId('call-state')).toHaveText(/^\d\d:\d\d/, { timeout: 15_000 });
+  await nurse.close();
+  await expect(warning).toContainText('Connection lost. Call ended.', { timeout: 45_000 });
+  await warning.getByRole('button', { name: 'OK' }).click();
+  await expect
+    .poll(() => caseEvents(process.env.E2E_DATA_DIR!, caseId).flatMap((e) => (e.type === 'call' ? [e.payload] : [])))
+    .toEqual([
+      expect.objectContaining({ outcome: 'rejected' }),
+      expect.objectContaining({ outcome: 'cancelled' }),
+      expect.objectContaining({ outcome: 'lost' }),
+    ]);
   // The case number keeps its room beside the two top-bar icons on a 390 px phone.
   await expect(page.getByRole('heading', { name: `Case ${caseNumber}` })).toHaveJSProperty(
     'scrollWidth',
