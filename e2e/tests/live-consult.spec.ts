@@ -154,10 +154,12 @@ test('live consult: crew + ED physician + specialist by link see and hear each o
   await crewRoom.getByRole('button', { name: 'Mic on' }).click();
   await expect(crewRoom.getByRole('button', { name: 'Mic off' })).toHaveAttribute('aria-pressed', 'true');
   await expect.poll(() => sentDuring(page, 'audioPacketsOut'), { timeout: 10_000 }).toBe(0);
-  // Known gap (reported): packets did not resume after Mic on in this run; the resume is not asserted yet.
   await crewRoom.getByRole('button', { name: 'Mic off' }).click();
+  await expect.poll(() => sentDuring(page, 'audioPacketsOut'), { timeout: 15_000 }).toBeGreaterThan(0);
   await crewRoom.getByRole('button', { name: 'Camera on' }).click();
   await expect.poll(() => sentDuring(page, 'videoFramesOut'), { timeout: 10_000 }).toBe(0);
+  // The camera's resume is not asserted: on a starved machine the slow-link steps may pause our video
+  // (videoSteps.ts, by design), while audio is never stepped.
   await crewRoom.getByRole('button', { name: 'Camera off' }).click();
   // Chromium's fake device is one camera: no switch offered.
   await expect(crewRoom.getByRole('button', { name: 'Switch camera' })).toHaveCount(0);

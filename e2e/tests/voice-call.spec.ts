@@ -87,10 +87,12 @@ test('crew calls the ED: two consoles ring, the first answers, audio flows both 
   await colleague.context().close();
 });
 
-test('the ED declines: the crew is told "Call was rejected"; a hospital not on the platform offers its ED numbers', async ({
+test('the ED declines: the crew is told "Call was rejected"; a console reloaded while a call rings rings; the crew cancels; a link cut is lost; a hospital not on the platform offers its ED numbers', async ({
   page,
   browser,
 }) => {
+  // The link cut waits for the crew's link to give up (LOST_AFTER_MS after the media stops).
+  test.slow();
   const nurse = await consolePage(browser);
   await signInToStart(page, users.medic1.username, teams.riverside, 'Medic 1');
   await startCase(page);
@@ -106,6 +108,40 @@ test('the ED declines: the crew is told "Call was rejected"; a hospital not on t
   await expect(warning).toContainText('Call was rejected');
   await warning.getByRole('button', { name: 'OK' }).click();
   await expect(page.getByRole('dialog', { name: /^Call with / })).toHaveCount(0);
+
+  // Calling again: the console reloaded while the call rings rings again (it asks what rings now). The
+  // crew hangs up before anyone answers: the ring stops, and the call is recorded as cancelled.
+  await page.getByRole('button', { name: 'Call the emergency department' }).click();
+  await expect(ring).toContainText(`Case ${caseNumber}`);
+  await nurse.reload();
+  await expect(nurse.getByTestId('incoming-call')).toContainText(`Case ${caseNumber}`, { timeout: 15_000 });
+  await page
+    .getByRole('dialog', { name: /^Call with / })
+    .getByRole('button', { name: 'Hang up' })
+    .click();
+  await expect(nurse.getByTestId('incoming-call')).toHaveCount(0, { timeout: 10_000 });
+  await expect(page.getByRole('dialog', { name: /^Call with / })).toHaveCount(0, { timeout: 10_000 });
+  const caseId = caseIdByNumber(process.env.E2E_DATA_DIR!, caseNumber)!;
+  await expect
+    .poll(() => caseEvents(process.env.E2E_DATA_DIR!, caseId).flatMap((e) => (e.type === 'call' ? [e.payload] : [])))
+    .toEqual([expect.objectContaining({ outcome: 'rejected' }), expect.objectContaining({ outcome: 'cancelled' })]);
+
+  // The link cut mid-call: the console that answered is closed while connected. Its media stops; the
+  // crew's link gives up after LOST_AFTER_MS and says so; the call is recorded as lost.
+  await page.getByRole('button', { name: 'Call the emergency department' }).click();
+  await nurse.getByTestId('incoming-call').getByRole('button', { name: 'Answer' }).click();
+  const callScreen = page.getByRole('dialog', { name: /^Call with / });
+  await expect(callScreen.getByTestId('call-state')).toHaveText(/^\d\d:\d\d/, { timeout: 15_000 });
+  await nurse.close();
+  await expect(warning).toContainText('Connection lost. Call ended.', { timeout: 45_000 });
+  await warning.getByRole('button', { name: 'OK' }).click();
+  await expect
+    .poll(() => caseEvents(process.env.E2E_DATA_DIR!, caseId).flatMap((e) => (e.type === 'call' ? [e.payload] : [])))
+    .toEqual([
+      expect.objectContaining({ outcome: 'rejected' }),
+      expect.objectContaining({ outcome: 'cancelled' }),
+      expect.objectContaining({ outcome: 'lost' }),
+    ]);
   // The case number keeps its room beside the two top-bar icons on a 390 px phone.
   await expect(page.getByRole('heading', { name: `Case ${caseNumber}` })).toHaveJSProperty(
     'scrollWidth',

@@ -311,6 +311,8 @@ export const CONSOLE_CALLS: MatrixRow[] = [
     }),
     expect: ED_ONLY,
   },
+  // The calls ringing now (a console that opens while one rings).
+  { call: 'ringingCalls', request: (f) => get('ringingCalls', { id: f.hospitalId }), expect: ED_ONLY },
   ...ACTIVATION_CALLS,
   ...CONSULT_CALLS,
 ];

@@ -4,5 +4,6 @@ export * from './realtime/index';
 export * from './calls/callPeer';
 export * from './calls/callDisplay';
 export * from './calls/consultMesh';
+export * from './calls/consultSession';
 export * from './calls/videoSteps';
 export * from './fieldErrors';

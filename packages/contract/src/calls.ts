@@ -109,6 +109,7 @@ export type IceCandidate = z.infer<typeof IceCandidate>;
 
 export const CallCaseParams = z.object({ id: Id });
 export const CallParams = z.object({ callId: Id });
+export const HospitalCallsParams = z.object({ id: Id });
 
 export const StartCallBody = z.object({ caseId: Id });
 export type StartCallBody = z.infer<typeof StartCallBody>;
@@ -146,6 +147,14 @@ export const CALL_EVENTS = {
 /** Rings every console of the ED: the call and the case's board card (which case, which truck, priority). */
 export const CallRing = z.object({ call: Call, card: BoardCase.nullable() });
 export type CallRing = z.infer<typeof CallRing>;
+
+/**
+ * The calls ringing at a hospital now (a console opened or reconnected while a call rings learns it and
+ * rings): at most RINGING_CALLS_MAX, the oldest first.
+ */
+export const RINGING_CALLS_MAX = 50;
+export const RingingCallsResponse = z.object({ rings: z.array(CallRing).max(RINGING_CALLS_MAX) });
+export type RingingCallsResponse = z.infer<typeof RingingCallsResponse>;
 
 /** The call after it was answered or ended (each console stops ringing; the caller learns who took it). */
 export const CallChanged = z.object({ call: Call });
@@ -218,6 +227,14 @@ export const callRoutes = {
     auth: true,
     body: StartCallBody,
     response: CallResponse,
+  },
+  ringingCalls: {
+    method: 'GET',
+    path: '/v4/hospitals/:id/calls/ringing',
+    summary: "The crews' calls ringing at the hospital now, each with its board card (the hospital's ED staff)",
+    auth: true,
+    params: HospitalCallsParams,
+    response: RingingCallsResponse,
   },
   answerCall: {
     method: 'POST',

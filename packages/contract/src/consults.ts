@@ -9,8 +9,8 @@
  * - `consult:{id}`: the room's channel (readers of its case, as `case:{id}`): `consult.joined`,
  *   `consult.left`, `consult.ended` (each with the room as it is after) and `consult.signal` (offer,
  *   answer, candidates from one participant to another; each side keeps those addressed to it).
- * - `hospital:{id}`: `consult.updated` — the room of a case coming to the hospital changed (its case
- *   detail shows "Join").
+ * - `hospital:{id}` and `case:{id}`: `consult.updated` — the room of the case changed (the console's
+ *   case detail shows "Join"; the crew, not in the room, is told and may join with a tap).
  *
  * Who offers: the participant who joins offers to everyone already in the room; those in the room
  * answer. So two sides never offer to each other at once.
@@ -131,8 +131,12 @@ export const ConsultChannelMessage = z.discriminatedUnion('type', [
 ]);
 export type ConsultChannelMessage = z.infer<typeof ConsultChannelMessage>;
 
-/** On `hospital:{id}`: the room of one of its cases changed (started, someone joined or left, ended). */
-export const HospitalConsultMessages = [message(CONSULT_EVENTS.updated, ConsultResponse)] as const;
+/**
+ * On `hospital:{id}` and on the case's own `case:{id}`: the room of the case changed (started, someone
+ * joined or left, ended) — the console's case detail shows "Join", the crew is told the hospital is in
+ * a consult it is not in.
+ */
+export const ConsultUpdatedMessages = [message(CONSULT_EVENTS.updated, ConsultResponse)] as const;
 
 // ---- texts ----------------------------------------------------------------------------------------
 
@@ -147,6 +151,10 @@ export const consultMessages = {
   notAParticipant: 'You are not in this live consult. Join it first.',
   over: 'This live consult has ended.',
   caseClosed: 'The case is closed: the patient has arrived.',
+  /** The crew's case screen while the hospital is in a consult of the case the crew is not in. */
+  hospitalInConsult: (hospital: string) => `${hospital} is in a live consult on this case.`,
+  join: 'Join Live Consult',
+  notNow: 'Not now',
 } as const;
 
 export const consultRoutes = {

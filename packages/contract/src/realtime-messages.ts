@@ -11,6 +11,7 @@
  * | `case:{id}`            | `media.converted`       | `MediaConverted` { caseId, upload }       | an upload became ready (or failed)          |
  * | `case:{id}`            | `chat.message`          | `ChatMessage`                             | a chat message was stored                   |
  * | `case:{id}`            | `chat.receipt`          | `ChatReceipt`                             | a message was delivered / read              |
+ * | `case:{id}`            | `consult.updated`       | `ConsultResponse` (consults.ts)           | the case's live consult room changed        |
  * | `hospital:{id}`        | `case.updated`          | `HospitalCaseUpdated` { caseId, event, card } | a case event of a case coming (or no longer coming) to the hospital |
  * | `hospital:{id}`        | `broadcast.sent`        | { broadcastId }                           | a colleague sent a broadcast                |
  * | `hospital:{id}`        | `dispatch.updated`      | { dispatchId }                            | a dispatch was made or claimed              |
@@ -36,7 +37,7 @@ import { TeamAlert, USER_CHANNEL_EVENTS } from './activation.js';
 import { RecordedCaseEvent } from './case-events.js';
 import { BroadcastMessage, Id } from './entities.js';
 import { CallChannelMessage, HospitalCallMessages } from './calls.js';
-import { ConsultChannelMessage, HospitalConsultMessages } from './consults.js';
+import { ConsultChannelMessage, ConsultUpdatedMessages } from './consults.js';
 import { MediaUpload } from './media.js';
 import { CaseTransfer, ChatMessage, ChatReceipt } from './realtime-api.js';
 import { parseChannelName, type ChannelKind, type RealtimeEvent } from './realtime.js';
@@ -83,6 +84,7 @@ export const CaseChannelMessage = z.discriminatedUnion('type', [
   message(CASE_CHANNEL_EVENTS.mediaConverted, MediaConverted),
   message(CASE_CHANNEL_EVENTS.chatMessage, ChatMessage),
   message(CASE_CHANNEL_EVENTS.chatReceipt, ChatReceipt),
+  ...ConsultUpdatedMessages,
 ]);
 export type CaseChannelMessage = z.infer<typeof CaseChannelMessage>;
 
@@ -91,7 +93,7 @@ export const HospitalChannelMessage = z.discriminatedUnion('type', [
   message(HOSPITAL_CHANNEL_EVENTS.broadcastSent, z.object({ broadcastId: Id })),
   message(HOSPITAL_CHANNEL_EVENTS.dispatchUpdated, z.object({ dispatchId: Id })),
   ...HospitalCallMessages,
-  ...HospitalConsultMessages,
+  ...ConsultUpdatedMessages,
 ]);
 export type HospitalChannelMessage = z.infer<typeof HospitalChannelMessage>;
 

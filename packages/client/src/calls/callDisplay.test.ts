@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callQualityText, callTimer } from './callDisplay';
+import { callQualityText, callTimer, meshPeerText } from './callDisplay';
 import type { CallQuality } from './callPeer';
 
 const stats = { bytesReceived: 0, packetsSent: 0 };
@@ -18,5 +18,16 @@ describe('call display', () => {
     expect(callQualityText({ ...stats, rttMs: null, lossPercent: null, relayed: false } satisfies CallQuality)).toBe(
       'RTT — · loss —',
     );
+  });
+
+  it("words a consult tile's link: its state until connected, then its quality, and our video's step", () => {
+    const quality = { ...stats, rttMs: 42, lossPercent: 1, relayed: false } satisfies CallQuality;
+    expect(meshPeerText({ state: 'connecting', quality: null, videoStep: 0 })).toBe('Connecting...');
+    expect(meshPeerText({ state: 'connected', quality: null, videoStep: 0 })).toBe('');
+    expect(meshPeerText({ state: 'connected', quality, videoStep: 0 })).toBe('RTT 42 ms · loss 1 %');
+    expect(meshPeerText({ state: 'connected', quality, videoStep: 3 })).toBe(
+      'RTT 42 ms · loss 1 % · our video paused (audio kept)',
+    );
+    expect(meshPeerText({ state: 'reconnecting', quality, videoStep: 1 })).toBe('Reconnecting… · our video reduced');
   });
 });

@@ -7,6 +7,7 @@ import { MessageCenterButton } from '../messages/MessageCenterButton';
 import { CallButton } from '../call/CallButton';
 import { isCallActive } from '../call/callState';
 import { ConsultHost, ConsultIndicator } from '../consult/ConsultHost';
+import { ConsultInvite } from '../consult/ConsultInvite';
 import { isConsultActive } from '../consult/consultState';
 import { callMessages, messages } from '@inbound/contract';
 import { showAlert } from '../../lib/alerts';
@@ -95,6 +96,7 @@ export function CasePage() {
       <ArrivalStatus caseId={caseData.id} />
       <DiversionAlert caseId={caseData.id} onChooseHospital={() => setPickingHospital(true)} />
       <TeamsOnTheWay caseId={caseData.id} />
+      <ConsultInvite caseData={caseData} team={team} destination={destination} />
       {location === 'off' && <LocationOffNotice />}
       <div className="case-layout">
         <section className="case-layout__patient" aria-label="Patient">

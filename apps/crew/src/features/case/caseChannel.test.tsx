@@ -6,6 +6,7 @@ import { caseOutbox } from '../../lib/caseOutbox';
 import { realtime } from '../../lib/realtime';
 import { mockFetch } from '../../test/fetchMock';
 import { caseTeam, complaintSet, localCase, signedInSession } from '../../test/fixtures';
+import { gatewaySocket } from '../../test/gatewaySocket';
 import { renderApp } from '../../test/renderApp';
 
 // The case screen's one subscription to case:{id}: events are applied to the screen, no request follows.
@@ -56,15 +57,7 @@ describe('the case channel', () => {
       case: localCase(),
       caseActive: true,
     });
-    const socket = await waitFor(() => {
-      const last = FakeWebSocket.last();
-      if (!last) throw new Error('no socket opened');
-      return last;
-    });
-    act(() => {
-      socket.open();
-      socket.frame({ type: 'subscribed', channel: 'case:case-1', seq: 4 });
-    });
+    const socket = await gatewaySocket({ 'case:case-1': 4 });
     await waitFor(() => expect(api.requests.filter((r) => r.url.pathname === CASE_PATH)).toHaveLength(1));
     expect(socket.subscribes().filter((frame) => frame.channel === 'case:case-1')).toHaveLength(1);
     const before = api.requests.length;

@@ -6,7 +6,8 @@
  * - `case.updated` `acknowledged` → the "Seen by … ED" line; `hospital` (destination changed) clears it
  *   when the new destination is not the hospital that saw the case;
  * - `case.updated` of a media kind (with its upload) and `media.converted` → the Media tab's list;
- * - `chat.message`, `chat.receipt` → the chat.
+ * - `chat.message`, `chat.receipt` → the chat;
+ * - `consult.updated` → the case's live consult room (the crew is told when the hospital is in one).
  *
  * What it holds is read again only when something may have been missed: a subscription that did not
  * resume without a hole (the first one, or a catch-up past the gateway's retention) or a message this
@@ -24,6 +25,7 @@ import { applyMediaUpload, caseMediaKey } from '../media/useCaseMedia';
 import { acknowledgementKey, readAcknowledgement, type Acknowledgement } from './EdAcknowledgement';
 import { applyArrivalEvent } from '../arrival/arrivalState';
 import { applyTeamEvent, forgetActivations, isTeamEvent, readActivations } from '../activation/TeamsOnTheWay';
+import { applyConsultRoom, readConsultRoom } from '../consult/consultRoom';
 
 export function useCaseChannel(caseId: string | null): void {
   useEffect(() => {
@@ -36,6 +38,7 @@ export function useCaseChannel(caseId: string | null): void {
         else if (queryClient.getQueryState(acknowledgementKey(caseId))?.data === undefined) {
           readAck(caseId);
           readActivations(queryClient, caseId);
+          readConsultRoom(caseId);
         }
       },
       onUnreadable: () => readCaseAgain(caseId),
@@ -53,6 +56,8 @@ export function applyCaseMessage(caseId: string, message: CaseChannelMessage): v
       return applyChatMessage(caseId, message.data);
     case 'chat.receipt':
       return applyChatReceipt(caseId, message.data);
+    case 'consult.updated':
+      return applyConsultRoom(caseId, message.data.consult);
   }
 }
 
@@ -93,4 +98,5 @@ function readCaseAgain(caseId: string): void {
   void queryClient.invalidateQueries({ queryKey: caseMediaKey(caseId) });
   void queryClient.invalidateQueries({ queryKey: chatKeys.messages(caseId) });
   readActivations(queryClient, caseId);
+  readConsultRoom(caseId);
 }

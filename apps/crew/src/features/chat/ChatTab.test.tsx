@@ -6,6 +6,7 @@ import { realtime } from '../../lib/realtime';
 import { FakeWebSocket } from '@inbound/client/testing';
 import { mockFetch, type MockHandler } from '../../test/fetchMock';
 import { caseTeam, complaintSet, localCase, medic1, signedInSession } from '../../test/fixtures';
+import { gatewaySocket } from '../../test/gatewaySocket';
 import { renderApp } from '../../test/renderApp';
 import { whenChangesQueued } from '../case/mutations';
 import { registerVoiceMemoRecorder } from './voiceMemoRecorder';
@@ -62,19 +63,7 @@ async function openChat() {
 }
 
 /** The gateway accepts the socket the app opened and confirms the case channel. */
-async function liveSocket(): Promise<FakeWebSocket> {
-  // The app connects once the session has loaded, which may be after the first screen is shown.
-  const socket = await waitFor(() => {
-    const last = FakeWebSocket.last();
-    if (!last) throw new Error('no socket opened');
-    return last;
-  });
-  act(() => {
-    socket.open();
-    socket.frame({ type: 'subscribed', channel: 'case:case-1', seq: 0 });
-  });
-  return socket;
-}
+const liveSocket = () => gatewaySocket({ 'case:case-1': 0 });
 
 beforeEach(async () => {
   await caseOutbox.clear();

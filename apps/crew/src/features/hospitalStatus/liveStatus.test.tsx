@@ -5,6 +5,7 @@ import { realtime } from '../../lib/realtime';
 import { FakeWebSocket } from '@inbound/client/testing';
 import { mockFetch } from '../../test/fetchMock';
 import { caseTeam, signedInSession } from '../../test/fixtures';
+import { gatewaySocket } from '../../test/gatewaySocket';
 import { renderApp } from '../../test/renderApp';
 
 // Start, live: hospital statuses (critical red, urgent amber) on `hospital-status:{id}` and broadcasts
@@ -38,15 +39,7 @@ function session() {
 }
 
 /** The app's socket, once it has opened one (it connects after the session loads), opened by the "gateway". */
-async function gateway(): Promise<FakeWebSocket> {
-  const socket = await waitFor(() => {
-    const last = FakeWebSocket.last();
-    if (!last) throw new Error('no socket opened');
-    return last;
-  });
-  act(() => socket.open());
-  return socket;
-}
+const gateway = () => gatewaySocket();
 
 beforeEach(() => {
   realtime.close();

@@ -1,12 +1,8 @@
 import { useState } from 'react';
-import { FEATURE, callMessages, consultMessages, messages, type Monitor } from '@inbound/contract';
-import { isCallActive } from '../call/callState';
-import { isConsultActive, maximizeConsult, startConsult } from '../consult/consultState';
-import { useTransfer } from '../transfer/transferController';
-import { showAlert } from '../../lib/alerts';
+import type { Monitor } from '@inbound/contract';
+import { openLiveConsult } from '../consult/openConsult';
 import { useSession } from '../../lib/session';
 import { Modal } from '../../ui/Modal';
-import { destinationOf, hospitalHasFeature } from '../case/caseModel';
 import { CaseTransferButton } from '../transfer/CaseTransferButton';
 import { PhotoCapture } from './capture/PhotoCapture';
 import { VideoCapture } from './capture/VideoCapture';
@@ -53,18 +49,7 @@ export default function MediaTab() {
     else setScreen({ kind: type });
   };
 
-  const liveConsult = () => {
-    const destination = destinationOf(caseData, team);
-    if (isConsultActive()) maximizeConsult();
-    else if (isCallActive()) showAlert(callMessages.endCallToStartConsult, messages.warningTitle);
-    else if (!destination) showAlert(messages.selectHospitalForLiveConsult, messages.warningTitle);
-    else if (!hospitalHasFeature(destination, FEATURE.liveConsult)) {
-      showAlert(messages.liveConsultNotSupported(destination.name), messages.warningTitle);
-    } else if (caseData.id.startsWith('placeholder-')) showAlert(callMessages.caseNotOpen, messages.warningTitle);
-    else if (useTransfer.getState().transfer !== null)
-      showAlert(consultMessages.transferInProgress, messages.warningTitle);
-    else startConsult(caseData.id);
-  };
+  const liveConsult = () => openLiveConsult(caseData, team);
 
   return (
     <div className="media-tab">

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { CALL_EVENTS, CALL_RING_TIMEOUT_MS, type Call, type CallRing } from '@inbound/contract';
 import { api } from '../../lib/client';
 import { useMe } from '../auth/queries';
@@ -12,10 +12,13 @@ import './call.css';
 const ActiveCall = lazy(() => import('./ActiveCall').then((m) => ({ default: m.ActiveCall })));
 
 const RING_EVERY_MS = 3_000;
+/** How many answered or ended calls the console remembers (so a late list cannot ring them again). */
+const ENDED_CALLS_KEPT = 200;
 
 /**
  * Every console of the destination ED rings for a crew's call (issue 12): which case, which truck,
- * the priority; the first to answer takes it and the others stop ringing (`call.answered`).
+ * the priority; the first to answer takes it and the others stop ringing (`call.answered`). A console
+ * opened or reconnected while a call rings asks which calls ring now (HospitalCalls).
  */
 export function IncomingCalls() {
   const me = useMe();
@@ -23,19 +26,27 @@ export function IncomingCalls() {
   const [ringing, setRinging] = useState<Map<string, CallRing>>(new Map());
   const [active, setActive] = useState<CallRing | null>(null);
 
+  // Calls answered or ended: the list read at subscription may answer after their `call.answered`.
+  const over = useRef(new Set<string>());
+
   const onRing = (ring: CallRing) =>
     setRinging((current) => {
+      if (over.current.has(ring.call.id)) return current;
       const age = Date.now() - Date.parse(ring.call.startedAt);
       if (ring.call.state !== 'ringing' || age > CALL_RING_TIMEOUT_MS) return current;
       return new Map(current).set(ring.call.id, ring);
     });
-  const onGone = (call: Call) =>
+  const onGone = (call: Call) => {
+    over.current.add(call.id);
+    const oldest = over.current.values().next();
+    if (over.current.size > ENDED_CALLS_KEPT && !oldest.done) over.current.delete(oldest.value);
     setRinging((current) => {
       if (!current.has(call.id)) return current;
       const next = new Map(current);
       next.delete(call.id);
       return next;
     });
+  };
 
   // A ring nobody answers stops by itself after the caller's timeout.
   useEffect(() => {
@@ -98,6 +109,13 @@ function HospitalCalls({
     onMessage(message) {
       if (message.type === CALL_EVENTS.ring) onRing(message.data);
       else if (message.type === CALL_EVENTS.answered || message.type === CALL_EVENTS.ended) onGone(message.data.call);
+    },
+    // Opened (or reconnected) while a call rings: its `call.ring` went out before this subscription.
+    // A failed read is left to the next subscription; the rings that follow still come on the channel.
+    onSubscribed() {
+      api('ringingCalls', { params: { id: hospitalId } })
+        .then(({ rings }) => rings.forEach(onRing))
+        .catch(() => undefined);
     },
   });
   return null;

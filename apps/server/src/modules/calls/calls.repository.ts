@@ -19,6 +19,18 @@ export function createCallsRepository(db: Kysely<DB>) {
       return db.selectFrom('calls').selectAll().where('case_id', '=', caseId).where('state', '!=', 'ended').execute();
     },
 
+    /** The hospital's ringing calls, the oldest first (the console's ring on load). */
+    ringingAt(hospitalId: string, limit: number): Promise<CallRow[]> {
+      return db
+        .selectFrom('calls')
+        .selectAll()
+        .where('hospital_id', '=', hospitalId)
+        .where('state', '=', 'ringing')
+        .orderBy('started_at')
+        .limit(limit)
+        .execute();
+    },
+
     /** Ringing → connected for this user; false when someone else was first (or it ended). */
     async answer(id: string, userId: string, name: string, at: string): Promise<boolean> {
       const result = await db

@@ -5,6 +5,7 @@ import {
   CallChanged,
   CallResponse,
   HospitalChannelMessage,
+  RingingCallsResponse,
   VoipTokenResponse,
   buildPath,
   callMessages,
@@ -236,5 +237,42 @@ describe('voice call routes', () => {
     expect(
       (await send(t, 'GET', buildPath(routes.getCall.path, { callId: call.id }), edStMarys, { key: null })).statusCode,
     ).toBe(200);
+  });
+
+  it('tells a console opened while a call rings which calls ring at its hospital, to its ED staff only', async () => {
+    const ringingPath = (id: string) => buildPath(routes.ringingCalls.path, { id });
+    const ringing = async (token: string, hospitalId: string = RIVERSIDE) => {
+      const res = await send(t, 'GET', ringingPath(hospitalId), token, { key: null });
+      expect(res.statusCode, res.body).toBe(200);
+      return RingingCallsResponse.parse(res.json()).rings;
+    };
+    const other = (await startCase(t, medic1, IDS.agencies.riverside, RIVERSIDE_TRUCK)).id;
+    await setDestination(t, medic1, other, RIVERSIDE);
+    expect(await ringing(ed1)).toEqual([]);
+
+    const call = CallResponse.parse((await start(medic1, other)).json()).call;
+    const [ring] = await ringing(ed2);
+    expect(ring?.call).toMatchObject({ id: call.id, state: 'ringing', caseId: other });
+    expect(ring?.card?.truck.id).toBe(RIVERSIDE_TRUCK);
+    // St. Mary's rings only for its own cases (medic3's, still ringing from the test above).
+    expect((await ringing(edStMarys, ST_MARYS)).map((r) => r.call.hospitalId)).toEqual([ST_MARYS]);
+
+    // Another hospital's staff, the crew, no token, a bad id: refused.
+    expectClientError(await send(t, 'GET', ringingPath(RIVERSIDE), edStMarys, { key: null }), 403);
+    expectClientError(await send(t, 'GET', ringingPath(RIVERSIDE), medic1, { key: null }), 403);
+    expect((await send(t, 'GET', ringingPath(RIVERSIDE), null, { key: null })).statusCode).toBe(401);
+    expectClientError(await send(t, 'GET', ringingPath('x'.repeat(65)), ed1, { key: null }), 400);
+
+    // Answered: it rings nowhere any more.
+    expect((await send(t, 'POST', answerPath(call.id), ed1)).statusCode).toBe(200);
+    expect(await ringing(ed2)).toEqual([]);
+    await end(ed1, call.id, 'hangup');
+
+    // A ring past its time is not offered (it is ended as missed when met).
+    const late = CallResponse.parse((await start(medic1, other)).json()).call;
+    t.clock.advance(CALL_RING_TIMEOUT_MS + 20_000);
+    expect(await ringing(ed1)).toEqual([]);
+    const read = await send(t, 'GET', buildPath(routes.getCall.path, { callId: late.id }), ed1, { key: null });
+    expect(CallChanged.parse(read.json()).call.outcome).toBe('missed');
   });
 });

@@ -8,6 +8,7 @@ export function callsRoutes(app: FastifyInstance, ctx: RouteContext, calls: Call
   bindRoute(app, ctx, routes.startCall, ({ principal, body }) => calls.start(principal, body.caseId), {
     status: 201,
   });
+  bindRoute(app, ctx, routes.ringingCalls, ({ principal, params }) => calls.ringing(principal, params.id));
   bindRoute(app, ctx, routes.answerCall, ({ principal, params }) => calls.answer(principal, params.callId));
   bindRoute(app, ctx, routes.signalCall, ({ principal, params, body }) => calls.signal(principal, params.callId, body));
   bindRoute(app, ctx, routes.endCall, ({ principal, params, body }) =>

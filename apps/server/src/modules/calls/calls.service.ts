@@ -19,6 +19,7 @@ import {
   CALL_EVENTS,
   CALL_RING_TIMEOUT_MS,
   FEATURE,
+  RINGING_CALLS_MAX,
   callMessages,
   mediaMessages,
   consultMessages,
@@ -26,9 +27,11 @@ import {
   type Call,
   type CallOutcome,
   type CallResponse,
+  type CallRing,
   type CallSignalBody,
   type EndCallBody,
   type Hospital,
+  type RingingCallsResponse,
   type VoipTokenResponse,
 } from '@inbound/contract';
 import type { Clock } from '../../clock.js';
@@ -227,6 +230,23 @@ export function createCallsService(deps: CallsServiceDeps) {
       const card = await deps.boardCard(row);
       await publishMessage(deps.publisher, 'hospital', hospital.id, { type: CALL_EVENTS.ring, data: { call, card } });
       return { call, ice: ice(principal) };
+    },
+
+    /**
+     * GET /v4/hospitals/{id}/calls/ringing: a console that opens (or reconnects) while a call rings
+     * missed its `call.ring`; it asks for the rings of now. The hospital's ED staff only, and only the
+     * cases each may read (a case sent elsewhere since it rang is not shown).
+     */
+    async ringing(principal: Principal, hospitalId: string): Promise<RingingCallsResponse> {
+      await access.requireHospitalStaff(principal, hospitalId);
+      const rows = await Promise.all((await repo.ringingAt(hospitalId, RINGING_CALLS_MAX)).map(current));
+      const rings: CallRing[] = [];
+      for (const row of rows) {
+        if (row.state !== 'ringing' || !(await access.mayRead(principal, row.case_id))) continue;
+        const caseRow = await deps.findCase(row.case_id);
+        if (caseRow) rings.push({ call: toCall(row, caseRow.case_number), card: await deps.boardCard(caseRow) });
+      }
+      return { rings };
     },
 
     /** POST /v4/calls/{id}/answer: ED staff of the call's hospital; the first answer takes it. */

@@ -97,9 +97,10 @@ describe.each(dialects)('case outbox on %s', (dialect) => {
     const messages = frames.map((frame) => parseChannelMessage('case', frame.event));
     expect(frames.map((frame) => frame.seq)).toEqual([1, 2, 3]);
     expect(
-      messages.map((m) =>
-        m?.type === 'case.updated' ? `${m.data.event.seq}:${m.data.event.type}` : `${m?.type}:${m?.data.caseId}`,
-      ),
+      messages.map((m) => {
+        if (m?.type === 'case.updated') return `${m.data.event.seq}:${m.data.event.type}`;
+        return m?.type === 'consult.updated' ? `${m.type}:${m.data.consult.caseId}` : `${m?.type}:${m?.data.caseId}`;
+      }),
     ).toEqual(['1:caseStarted', '2:hospital', `chat.message:${id}`]);
     expect(messages[2]?.type === 'chat.message' && messages[2].data.content).toBe('ETA 5');
 

@@ -108,6 +108,24 @@ describe('live consult routes', () => {
     await leave(medic1, consult.id, participantId);
   });
 
+  it("tells the case's channel (the crew) when the hospital starts a consult, and when it ends", async () => {
+    const caseId = await newCase();
+    const physician = await joined(ed1, caseId);
+    const onCase = (await published(t, `case:${caseId}`, CONSULT_EVENTS.updated)).map(
+      (m) => ConsultResponse.parse(m.data).consult,
+    );
+    expect(onCase).toHaveLength(1);
+    expect(onCase[0]).toMatchObject({ id: physician.consult.id, state: 'live', caseId });
+    expect(onCase[0]!.participants.map((p) => p.side)).toEqual(['hospital']);
+    // Another case's channel hears nothing of it.
+    const other = await newCase();
+    expect(await published(t, `case:${other}`, CONSULT_EVENTS.updated)).toEqual([]);
+
+    await leave(ed1, physician.consult.id, physician.participantId);
+    const last = (await published(t, `case:${caseId}`, CONSULT_EVENTS.updated)).at(-1);
+    expect(ConsultResponse.parse(last?.data).consult.state).toBe('ended');
+  });
+
   it('needs a destination that offers consults (spec §8 texts)', async () => {
     expect(expectClientError(await join(medic1, await newCase(null)), 409).message).toBe(
       messages.selectHospitalForLiveConsult,

@@ -90,11 +90,13 @@ export function createConsultsService(deps: ConsultsServiceDeps) {
     return toConsult(row, caseNumber, row.state === 'live' ? await repo.participants(row.id, true) : []);
   }
 
+  /** To the console (the case detail's Join) and to the case's channel (the crew, when not in the room). */
   async function announce(consult: Consult) {
-    await publishMessage(deps.publisher, 'hospital', consult.hospitalId, {
-      type: CONSULT_EVENTS.updated,
-      data: { consult },
-    });
+    const message = { type: CONSULT_EVENTS.updated, data: { consult } } as const;
+    await Promise.all([
+      publishMessage(deps.publisher, 'hospital', consult.hospitalId, message),
+      publishMessage(deps.publisher, 'case', consult.caseId, message),
+    ]);
   }
 
   /** Ends the consult (once) with its case event. */
