@@ -280,7 +280,6 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     db,
     announce: createCaseAnnouncer({
       publisher: realtime.publisher,
-      findCase: (caseId) => repos.cases.findById(caseId),
       hospitalOnPlatform: (hospitalId) => caseAccess.hospitalOnPlatform(hospitalId),
       boardCard: boardCards.card,
       upload: createMediaUploads(repos.media).upload,

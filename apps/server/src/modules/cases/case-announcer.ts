@@ -1,6 +1,6 @@
 /**
  * A recorded case event, told to who follows the case (the outbox relays each event here once it is
- * committed): on `case:{id}` the event itself (with the upload of a media event), on the destination's
+ * committed, with its case's row): on `case:{id}` the event itself (with the upload of a media event), on the destination's
  * `hospital:{id}` the event and the case's board card as it is now, and on a previous destination's
  * board `card: null` (the case left it). A hospital not on the platform gets nothing. A destination
  * change first has the case's subscribers checked again, so the old hospital's staff lose the channel
@@ -23,24 +23,26 @@ import type { RealtimePublisher } from '../realtime/publisher.js';
 
 export interface CaseAnnouncerDeps {
   publisher: RealtimePublisher;
-  findCase(caseId: string): Promise<CaseRow | null>;
   hospitalOnPlatform(hospitalId: string): Promise<boolean>;
   boardCard(row: CaseRow): Promise<BoardCase>;
   upload(uploadId: string): Promise<MediaUpload | null>;
 }
 
 export interface CaseAnnouncer {
-  event(event: RecordedCaseEvent): Promise<void>;
+  /**
+   * `row`: the event's case as read after the event's commit (the relay reads a batch's cases at once);
+   * null when the case is gone (a deleted test fixture) — then nobody follows it and nothing goes out.
+   */
+  event(event: RecordedCaseEvent, row: CaseRow | null): Promise<void>;
   /** A `case:{id}` message that is not a case event (chat, receipt, conversion), under its dedupe key. */
   message(caseId: string, message: CaseChannelMessage, dedupeKey: string): Promise<void>;
 }
 
 export function createCaseAnnouncer(deps: CaseAnnouncerDeps): CaseAnnouncer {
   const { publisher } = deps;
-  async function announceEvent(event: RecordedCaseEvent): Promise<void> {
+  async function announceEvent(event: RecordedCaseEvent, row: CaseRow | null): Promise<void> {
     const { caseId } = event;
-    const row = await deps.findCase(caseId);
-    if (!row) return; // the case is gone (a deleted test fixture): nobody follows it
+    if (!row) return;
     // A change of who may read the case: its subscribers are checked again before the message goes out.
     if (event.type === 'hospital' || (event.type === 'transfer' && event.payload.action !== 'receiverAdmitted'))
       await publisher.reauthorize(channelName('case', caseId));
