@@ -281,7 +281,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     announce: createCaseAnnouncer({
       publisher: realtime.publisher,
       hospitalOnPlatform: (hospitalId) => caseAccess.hospitalOnPlatform(hospitalId),
-      boardCard: boardCards.card,
+      boardCards: boardCards.cards,
       upload: createMediaUploads(repos.media).upload,
     }),
     logError,

@@ -24,25 +24,37 @@ import type { RealtimePublisher } from '../realtime/publisher.js';
 export interface CaseAnnouncerDeps {
   publisher: RealtimePublisher;
   hospitalOnPlatform(hospitalId: string): Promise<boolean>;
-  boardCard(row: CaseRow): Promise<BoardCase>;
+  /** The board cards of the given cases, in their order (one set of list queries for all of them). */
+  boardCards(rows: CaseRow[]): Promise<BoardCase[]>;
   upload(uploadId: string): Promise<MediaUpload | null>;
+}
+
+/** The announcements of one relay batch. */
+export interface CaseBatchAnnouncer {
+  /** One event of the batch; nothing goes out when its case is gone (a deleted test fixture). */
+  event(event: RecordedCaseEvent): Promise<void>;
 }
 
 export interface CaseAnnouncer {
   /**
-   * `row`: the event's case as read after the event's commit (the relay reads a batch's cases at once);
-   * null when the case is gone (a deleted test fixture) — then nobody follows it and nothing goes out.
+   * For a batch of the relay: `rows` are the batch's cases as read after all its events committed. What
+   * several events of the batch need is looked up once (issue 11): whether a hospital is on the platform,
+   * and the board cards — built together on the first event that needs one, with the board's list queries.
    */
-  event(event: RecordedCaseEvent, row: CaseRow | null): Promise<void>;
+  batch(rows: readonly CaseRow[]): CaseBatchAnnouncer;
   /** A `case:{id}` message that is not a case event (chat, receipt, conversion), under its dedupe key. */
   message(caseId: string, message: CaseChannelMessage, dedupeKey: string): Promise<void>;
 }
 
+interface BatchLookups {
+  hospitalOnPlatform(hospitalId: string): Promise<boolean>;
+  card(caseId: string): Promise<BoardCase>;
+}
+
 export function createCaseAnnouncer(deps: CaseAnnouncerDeps): CaseAnnouncer {
   const { publisher } = deps;
-  async function announceEvent(event: RecordedCaseEvent, row: CaseRow | null): Promise<void> {
+  async function announceEvent(event: RecordedCaseEvent, row: CaseRow, lookups: BatchLookups): Promise<void> {
     const { caseId } = event;
-    if (!row) return;
     // A change of who may read the case: its subscribers are checked again before the message goes out.
     if (event.type === 'hospital' || (event.type === 'transfer' && event.payload.action !== 'receiverAdmitted'))
       await publisher.reauthorize(channelName('case', caseId));
@@ -55,8 +67,8 @@ export function createCaseAnnouncer(deps: CaseAnnouncerDeps): CaseAnnouncer {
       event.id,
     );
     const destination = row.destination_hospital_id;
-    if (destination && (await deps.hospitalOnPlatform(destination))) {
-      const card = await deps.boardCard(row);
+    if (destination && (await lookups.hospitalOnPlatform(destination))) {
+      const card = await lookups.card(caseId);
       await publishMessage(
         publisher,
         'hospital',
@@ -66,7 +78,7 @@ export function createCaseAnnouncer(deps: CaseAnnouncerDeps): CaseAnnouncer {
       );
     }
     const previous = event.type === 'hospital' ? event.payload.previous : null;
-    if (previous && previous !== destination && (await deps.hospitalOnPlatform(previous))) {
+    if (previous && previous !== destination && (await lookups.hospitalOnPlatform(previous))) {
       await publishMessage(
         publisher,
         'hospital',
@@ -76,8 +88,40 @@ export function createCaseAnnouncer(deps: CaseAnnouncerDeps): CaseAnnouncer {
       );
     }
   }
+
+  function batch(rows: readonly CaseRow[]): CaseBatchAnnouncer {
+    const rowOf = new Map(rows.map((row) => [row.id, row]));
+    const onPlatform = new Map<string, Promise<boolean>>();
+    let cards: Promise<Map<string, BoardCase>> | null = null;
+    const lookups: BatchLookups = {
+      hospitalOnPlatform(hospitalId) {
+        let answer = onPlatform.get(hospitalId);
+        if (!answer) {
+          answer = deps.hospitalOnPlatform(hospitalId);
+          onPlatform.set(hospitalId, answer);
+        }
+        return answer;
+      },
+      async card(caseId) {
+        // Every case of the batch that has a destination gets its card in the one call.
+        cards ??= deps
+          .boardCards(rows.filter((row) => row.destination_hospital_id !== null))
+          .then((list) => new Map(list.map((card) => [card.id, card])));
+        const card = (await cards).get(caseId);
+        if (!card) throw new Error(`no board card for case ${caseId}`);
+        return card;
+      },
+    };
+    return {
+      async event(event) {
+        const row = rowOf.get(event.caseId);
+        if (row) await announceEvent(event, row, lookups);
+      },
+    };
+  }
+
   return {
-    event: announceEvent,
+    batch,
     async message(caseId, message, dedupeKey) {
       await publishMessage(publisher, 'case', caseId, message, dedupeKey);
     },

@@ -96,7 +96,7 @@ export function createCaseOutbox({ db, announce, logError, relay = true }: CaseO
             .selectAll()
             .where('id', 'in', [...byCase.keys()])
             .execute();
-    const caseOf = new Map(caseRows.map((row) => [row.id, row]));
+    const announceBatch = announce.batch(caseRows);
     const announced: string[] = [];
     const outcomes = await Promise.allSettled(
       [...byCase.values()].map(async (ofCase) => {
@@ -104,7 +104,7 @@ export function createCaseOutbox({ db, announce, logError, relay = true }: CaseO
           if (closed) return;
           const event = recordedEvent(row);
           // A row the contract does not describe would block the outbox for ever: logged and dropped.
-          if (event) await announce.event(event, caseOf.get(row.case_id) ?? null);
+          if (event) await announceBatch.event(event);
           else
             logError(
               new Error(`case event ${row.id} (${row.type}) is not a contract event`),
