@@ -10,15 +10,21 @@
  *   BENCH_DIALECT=postgres npx tsx bench/case-write-cpu.ts
  *   node --cpu-prof --import tsx bench/case-write-cpu.ts   # where the time goes
  *   BENCH_WARMUP_WRITES=500 BENCH_WRITES=2000 BENCH_RUNS=1 …  # shorter, for alternating two copies
+ *   BENCH_CPU_PROFILE=/tmp/prof …    # a .cpuprofile of the measured runs only (not start-up or warm-up)
+ *   BENCH_DESTINATION=1 …            # cases headed to Riverside Regional: each event also goes to its board
+ *   BENCH_STATEMENTS=1 …             # SQLite: the statements run per event, by SQL text (one extra run)
  *
  * Prints the median of the runs next to the target (≤ 200 µs per event on SQLite) and the load average.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { loadavg } from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { authorizationHeader, buildPath, CaseChangeResponse, routes } from '@inbound/contract';
 import { createTestApp } from '../apps/server/src/test/app.js';
-import { RIVERSIDE_TRUCK, startCase } from '../apps/server/src/test/crew-api.js';
+import { RIVERSIDE_TRUCK, setDestination, startCase } from '../apps/server/src/test/crew-api.js';
 import { IDS } from '../apps/server/src/seed/demo-data.js';
 
 const DIALECT = process.env.BENCH_DIALECT === 'postgres' ? 'postgres' : 'sqlite';
@@ -27,6 +33,9 @@ const WRITES = Number(process.env.BENCH_WRITES ?? 4_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
 /** Writes of the warm-up run (JIT, statement caches), not counted. */
 const WARMUP = Number(process.env.BENCH_WARMUP_WRITES ?? WRITES);
+const PROFILE_DIR = process.env.BENCH_CPU_PROFILE;
+const DESTINATION = process.env.BENCH_DESTINATION === '1';
+const COUNT_STATEMENTS = process.env.BENCH_STATEMENTS === '1';
 const CASES = 200;
 const TARGET_US = 200;
 
@@ -34,7 +43,11 @@ const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
 const t = await createTestApp({ dialect: DIALECT, env: { LOG_LEVEL: 'info' }, logStream: discard as never });
 const token = await t.signIn('medic1');
 const cases: string[] = [];
-for (let i = 0; i < CASES; i++) cases.push((await startCase(t, token, IDS.agencies.riverside, RIVERSIDE_TRUCK)).id);
+for (let i = 0; i < CASES; i++) {
+  const { id } = await startCase(t, token, IDS.agencies.riverside, RIVERSIDE_TRUCK);
+  if (DESTINATION) await setDestination(t, token, id, IDS.hospitals.riversideRegional);
+  cases.push(id);
+}
 
 async function write(n: number): Promise<string | null> {
   const caseId = cases[n % CASES]!;
@@ -97,13 +110,72 @@ async function run(
   };
 }
 
+/**
+ * Counts better-sqlite3's statement runs by SQL text over one run of its own (not in the figures), with
+ * the time each spends in SQLite (a synchronous call: wall time ≈ its CPU unless the machine preempts
+ * it) — what a write and its relay cost in statements. Patches the Statement prototype, this process only.
+ */
+async function countStatements(): Promise<void> {
+  const probe = (await import('better-sqlite3')).default;
+  const proto = Object.getPrototypeOf(new probe(':memory:').prepare('select 1')) as Record<string, unknown>;
+  const stats = new Map<string, { calls: number; ns: bigint }>();
+  const originals = (['run', 'all', 'get'] as const).map((name) => [name, proto[name]] as const);
+  for (const [name, original] of originals)
+    proto[name] = function (this: { source: string }, ...args: unknown[]) {
+      const start = process.hrtime.bigint();
+      try {
+        return (original as (...a: unknown[]) => unknown).apply(this, args);
+      } finally {
+        const stat = stats.get(this.source) ?? { calls: 0, ns: 0n };
+        stat.calls += 1;
+        stat.ns += process.hrtime.bigint() - start;
+        stats.set(this.source, stat);
+      }
+    };
+  const writes = 1_000;
+  await run(writes);
+  for (const [name, original] of originals) proto[name] = original;
+  const perEvent = (ns: bigint) => Number(ns) / 1_000 / writes;
+  const total = [...stats.values()].reduce((sum, s) => ({ calls: sum.calls + s.calls, ns: sum.ns + s.ns }));
+  console.info(
+    `statements per event: ${(total.calls / writes).toFixed(2)}, ${perEvent(total.ns).toFixed(0)} µs per event in SQLite`,
+  );
+  console.info('  per event  µs/event  statement');
+  for (const [sql, s] of [...stats].sort((a, b) => Number(b[1].ns - a[1].ns)))
+    console.info(
+      `  ${(s.calls / writes).toFixed(2).padStart(9)}  ${perEvent(s.ns).toFixed(1).padStart(8)}  ${sql.replace(/\s+/g, ' ').slice(0, 110)}`,
+    );
+}
+
+/** The measured runs' CPU profile (the main thread), written to PROFILE_DIR. */
+async function profiled<T>(work: () => Promise<T>): Promise<T> {
+  if (!PROFILE_DIR) return work();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    mkdirSync(PROFILE_DIR, { recursive: true });
+    const file = path.join(PROFILE_DIR, `case-write-cpu-${DIALECT}-${Date.now()}.cpuprofile`);
+    writeFileSync(file, JSON.stringify(profile));
+    console.info(`CPU profile of the measured runs: ${file}`);
+    session.disconnect();
+  }
+}
+
 await run(WARMUP); // warm-up: JIT, statement caches
-const results = [];
-for (let i = 0; i < RUNS; i++) results.push(await run());
+if (COUNT_STATEMENTS) await countStatements();
+const results: Awaited<ReturnType<typeof run>>[] = [];
+await profiled(async () => {
+  for (let i = 0; i < RUNS; i++) results.push(await run());
+});
 results.sort((a, b) => a.cpuUs - b.cpuUs);
 const median = results[Math.floor(results.length / 2)]!;
 console.info(
-  `case writes in-process, ${DIALECT}, ${WRITES} writes ×${RUNS}, ${CONCURRENCY} at a time — load average ${loadavg()
+  `case writes in-process, ${DIALECT}${DESTINATION ? ' (cases with a destination on the platform)' : ''}, ${WRITES} writes ×${RUNS}, ${CONCURRENCY} at a time — load average ${loadavg()
     .map((l) => l.toFixed(1))
     .join(' ')}`,
 );

@@ -280,9 +280,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     db,
     announce: createCaseAnnouncer({
       publisher: realtime.publisher,
-      findCase: (caseId) => repos.cases.findById(caseId),
       hospitalOnPlatform: (hospitalId) => caseAccess.hospitalOnPlatform(hospitalId),
-      boardCard: boardCards.card,
+      boardCards: boardCards.cards,
       upload: createMediaUploads(repos.media).upload,
     }),
     logError,

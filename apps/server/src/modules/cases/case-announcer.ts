@@ -1,6 +1,6 @@
 /**
  * A recorded case event, told to who follows the case (the outbox relays each event here once it is
- * committed): on `case:{id}` the event itself (with the upload of a media event), on the destination's
+ * committed, with its case's row): on `case:{id}` the event itself (with the upload of a media event), on the destination's
  * `hospital:{id}` the event and the case's board card as it is now, and on a previous destination's
  * board `card: null` (the case left it). A hospital not on the platform gets nothing. A destination
  * change first has the case's subscribers checked again, so the old hospital's staff lose the channel
@@ -23,24 +23,38 @@ import type { RealtimePublisher } from '../realtime/publisher.js';
 
 export interface CaseAnnouncerDeps {
   publisher: RealtimePublisher;
-  findCase(caseId: string): Promise<CaseRow | null>;
   hospitalOnPlatform(hospitalId: string): Promise<boolean>;
-  boardCard(row: CaseRow): Promise<BoardCase>;
+  /** The board cards of the given cases, in their order (one set of list queries for all of them). */
+  boardCards(rows: CaseRow[]): Promise<BoardCase[]>;
   upload(uploadId: string): Promise<MediaUpload | null>;
 }
 
-export interface CaseAnnouncer {
+/** The announcements of one relay batch. */
+export interface CaseBatchAnnouncer {
+  /** One event of the batch; nothing goes out when its case is gone (a deleted test fixture). */
   event(event: RecordedCaseEvent): Promise<void>;
+}
+
+export interface CaseAnnouncer {
+  /**
+   * For a batch of the relay: `rows` are the batch's cases as read after all its events committed. What
+   * several events of the batch need is looked up once (issue 11): whether a hospital is on the platform,
+   * and the board cards — built together on the first event that needs one, with the board's list queries.
+   */
+  batch(rows: readonly CaseRow[]): CaseBatchAnnouncer;
   /** A `case:{id}` message that is not a case event (chat, receipt, conversion), under its dedupe key. */
   message(caseId: string, message: CaseChannelMessage, dedupeKey: string): Promise<void>;
 }
 
+interface BatchLookups {
+  hospitalOnPlatform(hospitalId: string): Promise<boolean>;
+  card(caseId: string): Promise<BoardCase>;
+}
+
 export function createCaseAnnouncer(deps: CaseAnnouncerDeps): CaseAnnouncer {
   const { publisher } = deps;
-  async function announceEvent(event: RecordedCaseEvent): Promise<void> {
+  async function announceEvent(event: RecordedCaseEvent, row: CaseRow, lookups: BatchLookups): Promise<void> {
     const { caseId } = event;
-    const row = await deps.findCase(caseId);
-    if (!row) return; // the case is gone (a deleted test fixture): nobody follows it
     // A change of who may read the case: its subscribers are checked again before the message goes out.
     if (event.type === 'hospital' || (event.type === 'transfer' && event.payload.action !== 'receiverAdmitted'))
       await publisher.reauthorize(channelName('case', caseId));
@@ -53,8 +67,8 @@ export function createCaseAnnouncer(deps: CaseAnnouncerDeps): CaseAnnouncer {
       event.id,
     );
     const destination = row.destination_hospital_id;
-    if (destination && (await deps.hospitalOnPlatform(destination))) {
-      const card = await deps.boardCard(row);
+    if (destination && (await lookups.hospitalOnPlatform(destination))) {
+      const card = await lookups.card(caseId);
       await publishMessage(
         publisher,
         'hospital',
@@ -64,7 +78,7 @@ export function createCaseAnnouncer(deps: CaseAnnouncerDeps): CaseAnnouncer {
       );
     }
     const previous = event.type === 'hospital' ? event.payload.previous : null;
-    if (previous && previous !== destination && (await deps.hospitalOnPlatform(previous))) {
+    if (previous && previous !== destination && (await lookups.hospitalOnPlatform(previous))) {
       await publishMessage(
         publisher,
         'hospital',
@@ -74,8 +88,40 @@ export function createCaseAnnouncer(deps: CaseAnnouncerDeps): CaseAnnouncer {
       );
     }
   }
+
+  function batch(rows: readonly CaseRow[]): CaseBatchAnnouncer {
+    const rowOf = new Map(rows.map((row) => [row.id, row]));
+    const onPlatform = new Map<string, Promise<boolean>>();
+    let cards: Promise<Map<string, BoardCase>> | null = null;
+    const lookups: BatchLookups = {
+      hospitalOnPlatform(hospitalId) {
+        let answer = onPlatform.get(hospitalId);
+        if (!answer) {
+          answer = deps.hospitalOnPlatform(hospitalId);
+          onPlatform.set(hospitalId, answer);
+        }
+        return answer;
+      },
+      async card(caseId) {
+        // Every case of the batch that has a destination gets its card in the one call.
+        cards ??= deps
+          .boardCards(rows.filter((row) => row.destination_hospital_id !== null))
+          .then((list) => new Map(list.map((card) => [card.id, card])));
+        const card = (await cards).get(caseId);
+        if (!card) throw new Error(`no board card for case ${caseId}`);
+        return card;
+      },
+    };
+    return {
+      async event(event) {
+        const row = rowOf.get(event.caseId);
+        if (row) await announceEvent(event, row, lookups);
+      },
+    };
+  }
+
   return {
-    event: announceEvent,
+    batch,
     async message(caseId, message, dedupeKey) {
       await publishMessage(publisher, 'case', caseId, message, dedupeKey);
     },

@@ -86,6 +86,17 @@ export function createCaseOutbox({ db, announce, logError, relay = true }: CaseO
       if (ofCase) ofCase.push(row);
       else byCase.set(row.case_id, [row]);
     }
+    // The batch's cases read once, as they are now (issue 11: a read per event before); every event of
+    // the batch was committed before this read, so each is announced with its case's state at or after it.
+    const caseRows =
+      byCase.size === 0
+        ? []
+        : await db
+            .selectFrom('cases')
+            .selectAll()
+            .where('id', 'in', [...byCase.keys()])
+            .execute();
+    const announceBatch = announce.batch(caseRows);
     const announced: string[] = [];
     const outcomes = await Promise.allSettled(
       [...byCase.values()].map(async (ofCase) => {
@@ -93,7 +104,7 @@ export function createCaseOutbox({ db, announce, logError, relay = true }: CaseO
           if (closed) return;
           const event = recordedEvent(row);
           // A row the contract does not describe would block the outbox for ever: logged and dropped.
-          if (event) await announce.event(event);
+          if (event) await announceBatch.event(event);
           else
             logError(
               new Error(`case event ${row.id} (${row.type}) is not a contract event`),

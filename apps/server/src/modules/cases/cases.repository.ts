@@ -272,7 +272,7 @@ function writePathStatements(db: Kysely<DB>) {
         .where('cases.id', '=', id),
     2,
   );
-  // The outbox relay reads the case of every event it announces.
+  // A case by id (access checks of other modules, the complaint set of a case).
   const findById = prepareStatement(db, (id: string) => db.selectFrom('cases').selectAll().where('id', '=', id), 1);
   const findIdempotencyKey = prepareStatement(
     db,
