@@ -432,7 +432,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   }, ACTIVATION_SWEEP_MS);
   offloadAlertSweep.unref();
   app.decorate('offloadAlertTick', () => chargeNurses.tick());
-  const handoffWatches = createHandoffWatchService({ repo: repos.handoffWatch, clock, access: caseAccess, hospitals });
+  const handoffWatches = createHandoffWatchService({
+    repo: repos.handoffWatch,
+    clock,
+    access: caseAccess,
+    hospitals,
+    secret: config.jwtSecret,
+  });
   const readAudit = createReadAudit((rows) => repos.board.recordReads(rows));
   const media = createMediaModule({
     repo: repos.media,

@@ -264,7 +264,7 @@ export const handoffWatchRoutes = {
   issueHandoffWatch: {
     method: 'POST',
     path: '/v4/twiageCases/:id/handoff-watch',
-    summary: "A crew of the closed case gets an opaque token to follow its hand-over for 2 h (idempotent)",
+    summary: 'A crew of the closed case gets an opaque token to follow its hand-over for 2 h (idempotent)',
     auth: true,
     params: z.object({ id: Id }),
     response: HandoffWatchIssued,

@@ -72,7 +72,7 @@ export const chargeNurseRoutes = {
   myOffloadAlerts: {
     method: 'GET',
     path: '/v4/offload-alerts/mine',
-    summary: "Trucks waiting past the threshold at the hospitals where the signed-in user is charge nurse",
+    summary: 'Trucks waiting past the threshold at the hospitals where the signed-in user is charge nurse',
     auth: true,
     response: OffloadAlertsResponse,
   },

@@ -5,13 +5,7 @@
  * alerted; the alert leaves their list when the hand-over is accepted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildPath,
-  ChargeNursesResponse,
-  OffloadAlertsResponse,
-  routes,
-  type RouteName,
-} from '@inbound/contract';
+import { buildPath, ChargeNursesResponse, OffloadAlertsResponse, routes, type RouteName } from '@inbound/contract';
 import type { PushRequest } from '../push/push.service.js';
 import { IDS } from '../../seed/demo-data.js';
 import { createTestApp, expectClientError, type TestApp } from '../../test/app.js';
@@ -34,7 +28,7 @@ describe('charge nurses', () => {
   let admin: string, ed1: string, medic1: string, charge: string;
   let chargeId: string;
 
-  const setList = (token: string, body: unknown, hospitalId = RIVERSIDE) =>
+  const setList = (token: string, body: unknown, hospitalId: string = RIVERSIDE) =>
     send(t, 'PUT', path('setChargeNurses', { id: hospitalId }), token, { body, key: null });
   const mine = async (token: string) =>
     OffloadAlertsResponse.parse((await send(t, 'GET', path('myOffloadAlerts'), token, { key: null })).json()).data;
@@ -131,9 +125,16 @@ describe('charge nurses', () => {
       thresholdMinutes: 30,
     });
     // The truck, the case number and the hospital: nothing of the patient travels with the alert.
-    expect(Object.keys(alerts[0]?.data as object).sort()).toEqual(
-      ['alertedAt', 'arrivedAt', 'caseId', 'caseNumber', 'hospitalId', 'hospitalName', 'thresholdMinutes', 'truckName'],
-    );
+    expect(Object.keys(alerts[0]?.data as object).sort()).toEqual([
+      'alertedAt',
+      'arrivedAt',
+      'caseId',
+      'caseNumber',
+      'hospitalId',
+      'hospitalName',
+      'thresholdMinutes',
+      'truckName',
+    ]);
     for (let i = 0; i < 100 && pushes.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect(pushes.map((p) => p.endpoint)).toEqual(['http://push.test/chargenurse']);
 

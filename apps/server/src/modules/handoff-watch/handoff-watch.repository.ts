@@ -5,8 +5,19 @@ import type { HandoffWatchesTable } from './handoff-watch.schema.js';
 
 export function createHandoffWatchRepository(db: Kysely<DB>) {
   return {
-    async insert(row: HandoffWatchesTable): Promise<void> {
-      await db.insertInto('handoff_watches').values(row).execute();
+    /** Stores the watch unless its token is stored already (a retried request); answers its expiry. */
+    async insertOnce(row: HandoffWatchesTable): Promise<string> {
+      await db
+        .insertInto('handoff_watches')
+        .values(row)
+        .onConflict((oc) => oc.column('token_hash').doNothing())
+        .execute();
+      const stored = await db
+        .selectFrom('handoff_watches')
+        .select('expires_at')
+        .where('token_hash', '=', row.token_hash)
+        .executeTakeFirstOrThrow();
+      return stored.expires_at;
     },
 
     /** Drops the watches past their expiry (called as new ones are issued: the table stays small). */

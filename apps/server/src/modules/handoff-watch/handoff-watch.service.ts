@@ -6,23 +6,20 @@
  * to the crew user who asked and expiring 2 h later. The device keeps only the token and the hospital's
  * name; Start asks with the token whether the hand-over was accepted and by whom.
  *
- * The server keeps the token's SHA-256 only; a token is answered only to the user it was issued to and
+ * The outbox retries with the same idempotency key, so the token is derived from it (an HMAC under the
+ * server's secret of the user and the key: unguessable, the same on a retry, nothing of the case in it)
+ * and the watch stored once. The server keeps the token's SHA-256 only; a token is answered only to the user it was issued to and
  * only before its expiry — another user, an expired or an unknown token all get the same 404.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import {
-  HANDOFF_WATCH_MS,
-  type Hospital,
-  type HandoffWatchIssued,
-  type HandoffWatchStatus,
-} from '@inbound/contract';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { HANDOFF_WATCH_MS, type Hospital, type HandoffWatchIssued, type HandoffWatchStatus } from '@inbound/contract';
 import type { Clock } from '../../clock.js';
 import { conflict, notFound } from '../../errors.js';
 import type { Principal } from '../auth/principal.js';
 import type { CaseAccess } from '../cases/case-access.js';
 import type { HandoffWatchRepository } from './handoff-watch.repository.js';
 
-/** 192 random bits, base64url: unguessable, and short enough for a body field. */
+/** Without an idempotency key: 192 random bits, base64url. */
 const TOKEN_BYTES = 24;
 
 export const handoffWatchMessages = {
@@ -37,30 +34,35 @@ export interface HandoffWatchServiceDeps {
   clock: Clock;
   access: Pick<CaseAccess, 'requireCrew'>;
   hospitals: { hospitalsByIds(ids: readonly string[]): Promise<Hospital[]> };
+  /** The server's secret (the tokens' HMAC key). */
+  secret: string;
 }
 
 export function createHandoffWatchService(deps: HandoffWatchServiceDeps) {
   const { repo, clock, access } = deps;
   return {
     /** POST /v4/twiageCases/{id}/handoff-watch: a crew of the closed case (its outbox; idempotent by key). */
-    async issue(principal: Principal, caseId: string): Promise<HandoffWatchIssued> {
+    async issue(principal: Principal, caseId: string, idempotencyKey: string | null): Promise<HandoffWatchIssued> {
       const row = await access.requireCrew(principal, caseId);
       if (row.arrived_at === null) throw conflict(handoffWatchMessages.notClosed);
       const hospitalId = row.destination_hospital_id;
       const [hospital] = hospitalId ? await deps.hospitals.hospitalsByIds([hospitalId]) : [];
       if (!hospitalId || !hospital || hospital.nonTwiage) throw conflict(handoffWatchMessages.noDestination);
       const now = clock.now();
-      const token = randomBytes(TOKEN_BYTES).toString('base64url');
-      const expiresAt = new Date(now.getTime() + HANDOFF_WATCH_MS).toISOString();
+      const token = idempotencyKey
+        ? createHmac('sha256', deps.secret)
+            .update(`handoff-watch\n${principal.userId}\n${idempotencyKey}`)
+            .digest('base64url')
+        : randomBytes(TOKEN_BYTES).toString('base64url');
       await repo.deleteExpired(now.toISOString());
-      await repo.insert({
+      const expiresAt = await repo.insertOnce({
         token_hash: hashHandoffToken(token),
         user_id: principal.userId,
         case_id: caseId,
         hospital_id: hospitalId,
         hospital_name: hospital.name,
         created_at: now.toISOString(),
-        expires_at: expiresAt,
+        expires_at: new Date(now.getTime() + HANDOFF_WATCH_MS).toISOString(),
       });
       return { token, hospitalName: hospital.name, expiresAt };
     },
