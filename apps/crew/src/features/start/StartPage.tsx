@@ -20,6 +20,7 @@ import { EmsLevelDialog } from '../protocol/EmsLevelDialog';
 import { needsEmsLevel } from '../protocol/emsLevel';
 import { openReceiveCase } from '../transfer/receiveCase';
 import { TransferModals } from '../transfer/TransferModals';
+import { ClosedHandoffStatus } from '../arrival/ClosedHandoffStatus';
 import { ClosedCasesStatus } from './ClosedCasesStatus';
 import { StorageWarning } from './StorageWarning';
 
@@ -103,6 +104,7 @@ export function StartPage() {
           </button>
         </div>
         {/* Below START CASE: a notice for later must never push the one urgent button off a phone's screen. */}
+        <ClosedHandoffStatus />
         <ClosedCasesStatus />
         <StorageWarning />
         <NotificationsPrompt />
