@@ -44,12 +44,12 @@ describe('the closed case’s hand-over on Start', () => {
   it('waits, asks with the token, then says who accepted the hand-over and when', async () => {
     const call = vi
       .spyOn(api, 'call')
-      .mockResolvedValueOnce({ hospitalName: HOSPITAL, expiresAt: EXPIRES_AT, handoff: null })
+      .mockResolvedValueOnce({ hospitalName: HOSPITAL, expiresAt: EXPIRES_AT, handoff: null } as never)
       .mockResolvedValueOnce({
         hospitalName: HOSPITAL,
         expiresAt: EXPIRES_AT,
         handoff: { byName: 'Taylor Brooks', at: ACCEPTED_AT },
-      });
+      } as never);
     resetSessionForTests({ handoffWatch: watch() });
     render(<ClosedHandoffStatus />);
     expect(screen.getByTestId('closed-handoff-waiting').textContent).toBe(`Waiting for handoff at ${HOSPITAL}`);

@@ -15,8 +15,6 @@ import { useSession, type HandoffWatch } from '../../lib/session';
 /** How often Start asks while the hand-over is still to come (a hand-over takes minutes, not seconds). */
 export const HANDOFF_POLL_MS = 15_000;
 
-export const isWatchExpired = (watch: HandoffWatch, now: number): boolean => now >= Date.parse(watch.expiresAt);
-
 /** Asks once; keeps what it learns only if the session still holds the same watch. */
 export async function pollHandoffWatch(): Promise<void> {
   const watch = useSession.getState().handoffWatch;
@@ -58,5 +56,5 @@ export function useHandoffWatch(): HandoffWatch | null {
     const timer = setTimeout(drop, left);
     return () => clearTimeout(timer);
   }, [token, expiresAt]);
-  return watch && !isWatchExpired(watch, Date.now()) ? watch : null;
+  return watch;
 }
