@@ -612,12 +612,7 @@ export interface ReferenceVersionTable {
   version: number | string;
 }
 
-export interface DB
-  extends ProtocolTables,
-    ActivationTables,
-    WebAuthnTables,
-    ChargeNurseTables,
-    HandoffWatchTables {
+export interface DB extends ProtocolTables, ActivationTables, WebAuthnTables, ChargeNurseTables, HandoffWatchTables {
   reference_version: ReferenceVersionTable;
   users: UsersTable;
   agency_members: AgencyMembersTable;
