@@ -1,3 +1,4 @@
+import { OffloadAlerts } from './features/chargeNurse/OffloadAlerts';
 import { lazy } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { ChangePasswordPage, needsPasswordChange } from './features/auth/ChangePasswordPage';
@@ -75,6 +76,8 @@ function SignedInRoutes() {
       <IncomingCalls />
       {/* A team activation calling this user shows on every screen of every console they have open. */}
       <TeamAlerts />
+      {/* A charge nurse's offload alerts, likewise on every screen (decision 0038). */}
+      <OffloadAlerts />
       <Routes>
         <Route path="/" element={<BoardPage />} />
         <Route path="/case/:hospitalId/:caseId" element={<CaseDetailPage />} />

@@ -103,6 +103,10 @@ import { consultsRoutes } from './modules/consults/consults.routes.js';
 import { createConsultsService } from './modules/consults/consults.service.js';
 import { activationRoutes } from './modules/activation/activation.routes.js';
 import { createActivationService } from './modules/activation/activation.service.js';
+import { chargeNurseRoutes } from './modules/charge-nurse/charge-nurse.routes.js';
+import { createChargeNurseService } from './modules/charge-nurse/charge-nurse.service.js';
+import { handoffWatchRoutes } from './modules/handoff-watch/handoff-watch.routes.js';
+import { createHandoffWatchService } from './modules/handoff-watch/handoff-watch.service.js';
 
 export type AppConfig = Config & { jwtSecret: string };
 
@@ -112,6 +116,8 @@ declare module 'fastify' {
     realtime: RealtimePublisher;
     /** Runs the team activations' due re-alerts and escalations now (tests move the clock, then tick). */
     teamActivationTick: () => Promise<number>;
+    /** Sends the charge nurses' due offload alerts now (tests move the clock, then tick). */
+    offloadAlertTick: () => Promise<number>;
     /** Ends abandoned calls and stale rings now (tests move the clock, then sweep). */
     callSweep: () => Promise<number>;
   }
@@ -409,6 +415,29 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   }, ACTIVATION_SWEEP_MS);
   activationSweep.unref();
   app.decorate('teamActivationTick', () => activation.tick());
+  // Charge nurses (issue 15, decision 0038): the offload alerts are found in the database by the sweep.
+  const chargeNurses = createChargeNurseService({
+    repo: repos.chargeNurse,
+    clock,
+    access: caseAccess,
+    hospitals,
+    staff: (hospitalId) => repos.activation.staff(hospitalId),
+    publisher: realtime.publisher,
+    push,
+    onError: (error) => app.log.warn({ err: { message: (error as Error).message } }, 'offload alert not delivered'),
+  });
+  const offloadAlertSweep = setInterval(() => {
+    chargeNurses.tick().catch((error: unknown) => logError(error, 'offload alert sweep failed'));
+  }, ACTIVATION_SWEEP_MS);
+  offloadAlertSweep.unref();
+  app.decorate('offloadAlertTick', () => chargeNurses.tick());
+  const handoffWatches = createHandoffWatchService({
+    repo: repos.handoffWatch,
+    clock,
+    access: caseAccess,
+    hospitals,
+    secret: config.jwtSecret,
+  });
   const readAudit = createReadAudit((rows) => repos.board.recordReads(rows));
   const media = createMediaModule({
     repo: repos.media,
@@ -475,6 +504,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   callsRoutes(app, ctx, calls);
   consultsRoutes(app, ctx, consults);
   activationRoutes(app, ctx, activation);
+  chargeNurseRoutes(app, ctx, chargeNurses);
+  handoffWatchRoutes(app, ctx, handoffWatches);
   boardRoutes(app, ctx, board);
   adminAuditRoutes(app, ctx, createAdminAuditService(db));
   auditTrailRoutes(
@@ -523,6 +554,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.addHook('onClose', async () => {
     stopTransferSweep();
     clearInterval(activationSweep);
+    clearInterval(offloadAlertSweep);
     clearInterval(callSweep);
     await caseOutbox.close();
     await media.close();

@@ -28,6 +28,7 @@ import { authorizationHeader, buildPath, REALTIME_CLOSE, routes, type RouteName 
 import { openAuthenticated, openSocket, type TestSocket } from './modules/realtime/test-client.js';
 import { IDS } from './seed/demo-data.js';
 import { ACTIVATION_CALLS } from './modules/activation/activation.matrix-rows.js';
+import { CHARGE_NURSE_CALLS } from './modules/charge-nurse/charge-nurse.matrix-rows.js';
 import { CONSULT_CALLS, CONSULT_CHANNELS } from './modules/consults/consults.matrix-rows.js';
 import { createTestApp, type TestApp } from './test/app.js';
 import { addUser, CLIENT_TIME, RIVERSIDE_TRUCK, send, setDestination, signInAll, startCase } from './test/crew-api.js';
@@ -314,6 +315,7 @@ export const CONSOLE_CALLS: MatrixRow[] = [
   // The calls ringing now (a console that opens while one rings).
   { call: 'ringingCalls', request: (f) => get('ringingCalls', { id: f.hospitalId }), expect: ED_ONLY },
   ...ACTIVATION_CALLS,
+  ...CHARGE_NURSE_CALLS,
   ...CONSULT_CALLS,
 ];
 

@@ -12,6 +12,8 @@ import { createAdminHospitalsRepository } from './modules/admin/hospitals.reposi
 import { createAdminTrucksRepository } from './modules/admin/trucks.repository.js';
 import { createAgenciesRepository } from './modules/agencies/agencies.repository.js';
 import { createActivationRepository } from './modules/activation/activation.repository.js';
+import { createChargeNurseRepository } from './modules/charge-nurse/charge-nurse.repository.js';
+import { createHandoffWatchRepository } from './modules/handoff-watch/handoff-watch.repository.js';
 import { createArrivalRepository } from './modules/arrival/arrival.repository.js';
 import { createAuthRepository } from './modules/auth/auth.repository.js';
 import { createBoardRepository } from './modules/board/board.repository.js';
@@ -57,6 +59,8 @@ export function createRepositories(database: Database, clock: Clock) {
     calls: createCallsRepository(db),
     consults: createConsultsRepository(db),
     activation: createActivationRepository(db),
+    chargeNurse: createChargeNurseRepository(db),
+    handoffWatch: createHandoffWatchRepository(db),
     inboundCase: createInboundCaseRepository(db),
     adminAgencies: transactional(db, createAdminAgenciesRepository),
     adminTrucks: transactional(db, createAdminTrucksRepository),

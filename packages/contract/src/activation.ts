@@ -122,8 +122,11 @@ export const ActivationItemParams = z.object({ id: Id, caseId: Id, activationId:
 export const ActivationParams = z.object({ activationId: Id });
 export const CaseActivationsParams = z.object({ id: Id });
 
-/** On `user:{id}`: the member is alerted (first alert, re-alert or escalation). */
-export const USER_CHANNEL_EVENTS = { teamAlert: 'team.alert' } as const;
+/**
+ * On `user:{id}`: the member is alerted (first alert, re-alert or escalation); a charge nurse is
+ * alerted of a truck waiting past the offload threshold (charge-nurse.ts).
+ */
+export const USER_CHANNEL_EVENTS = { teamAlert: 'team.alert', offloadAlert: 'offload.alert' } as const;
 export const TeamAlert = z.object({
   activation: TeamActivation,
   /** `stoodDown`: no alert — the consoles drop the activation from their bars (no sound, no push). */

@@ -93,7 +93,8 @@ import { webAuthnRoutes } from './webauthn.js';
 import { adminUserRoutes } from './admin-users.js';
 import { adminCatalogRoutes } from './admin.js';
 import { dispatchRoutes } from './dispatch.js';
-import { arrivalRoutes } from './arrival.js';
+import { arrivalRoutes, handoffWatchRoutes } from './arrival.js';
+import { chargeNurseRoutes } from './charge-nurse.js';
 import { callRoutes } from './calls.js';
 import { consultRoutes } from './consults.js';
 import { activationRoutes } from './activation.js';
@@ -663,6 +664,8 @@ export const routes = {
   ...adminCatalogRoutes,
   ...dispatchRoutes,
   ...arrivalRoutes,
+  ...handoffWatchRoutes,
+  ...chargeNurseRoutes,
   ...callRoutes,
   ...consultRoutes,
   ...activationRoutes,

@@ -230,3 +230,51 @@ export const arrivalRoutes = {
     response: OffloadReport,
   },
 } as const;
+
+// ---- the crew's hand-over after the close (decision 0038) ----------------------------------------
+
+/** How long after the close the crew's device may follow the hand-over with its token. */
+export const HANDOFF_WATCH_MS = 2 * 60 * 60_000;
+
+/**
+ * What the crew's device keeps after the close: an opaque token (no case id or number in it, nothing
+ * derived from them) and the hospital's name. The server knows which case the token follows.
+ */
+export const HandoffWatchIssued = z.object({
+  token: z.string(),
+  hospitalName: z.string(),
+  expiresAt: z.iso.datetime(),
+});
+export type HandoffWatchIssued = z.infer<typeof HandoffWatchIssued>;
+
+/** The token goes in the body, never in a URL (URLs end up in logs). */
+export const HandoffWatchStatusBody = z.object({
+  token: z.string().trim().min(1, 'token is required').max(100, 'token is at most 100 characters'),
+});
+
+export const HandoffWatchStatus = z.object({
+  hospitalName: z.string(),
+  expiresAt: z.iso.datetime(),
+  /** Null until the ED accepts transfer of care. */
+  handoff: Handoff.nullable(),
+});
+export type HandoffWatchStatus = z.infer<typeof HandoffWatchStatus>;
+
+export const handoffWatchRoutes = {
+  issueHandoffWatch: {
+    method: 'POST',
+    path: '/v4/twiageCases/:id/handoff-watch',
+    summary: 'A crew of the closed case gets an opaque token to follow its hand-over for 2 h (idempotent)',
+    auth: true,
+    params: z.object({ id: Id }),
+    response: HandoffWatchIssued,
+  },
+  handoffWatchStatus: {
+    method: 'POST',
+    path: '/v4/handoff-watch/status',
+    summary: 'The hand-over the token follows: accepted by whom and when (the crew user it was issued to)',
+    auth: true,
+    body: HandoffWatchStatusBody,
+    response: HandoffWatchStatus,
+  },
+} as const;

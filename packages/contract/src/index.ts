@@ -29,3 +29,4 @@ export * from './mfa.js';
 export * from './webauthn.js';
 export * from './activation.js';
 export * from './hospital-capabilities.js';
+export * from './charge-nurse.js';

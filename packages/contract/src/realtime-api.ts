@@ -182,7 +182,7 @@ export const VapidPublicKeyResponse = z.object({ publicKey: z.string() });
 
 /** What a push notification carries (decrypted by the service worker). */
 export const PushPayload = z.object({
-  type: z.enum(['chat.message', 'CASE_TRANSFER_UPDATED', 'team.alert']),
+  type: z.enum(['chat.message', 'CASE_TRANSFER_UPDATED', 'team.alert', 'offload.alert']),
   title: z.string(),
   body: z.string(),
   /** The crew-app route to open when the notification is tapped. */

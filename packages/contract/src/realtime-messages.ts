@@ -18,10 +18,10 @@
  * | `hospital-status:{id}` | `hospital.status`       | `HospitalStatusesResponse`                | the hospital's statuses changed             |
  * | `broadcast:{agencyId}` | `broadcast.message`     | `BroadcastMessage`                        | a hospital broadcast to the agency          |
  * | `transfer:{id}`        | `CASE_TRANSFER_UPDATED` | `CaseTransfer`                            | the transfer moved on (spec §7's name)      |
- * | `user:{id}`            | —                       |                                           | nothing is published there yet              |
  * | `hospital:{id}`, `call:{id}` | `call.ring`, `call.answered`, `call.ended`, `call.signal` | see calls.ts | a voice call rings, is taken, ends; WebRTC signals |
  * | `hospital:{id}`, `consult:{id}` | `consult.updated`; `consult.joined`, `consult.left`, `consult.ended`, `consult.signal` | see consults.ts | a live consult's room changed; WebRTC signals between its participants |
  * | `user:{id}`            | `team.alert`            | `TeamAlert` { activation, reason }        | the user is alerted by a team activation    |
+ * | `user:{id}`            | `offload.alert`         | `OffloadAlert` (charge-nurse.ts)          | a truck waits past the offload threshold at a hospital where the user is charge nurse |
  *
  * `case.updated` on `case:{id}` carries the recorded event: an acknowledgement says who and when
  * (`payload.byName`, `createdAt`, `payload.hospitalName`), a media event carries its `upload` item.
@@ -34,6 +34,7 @@ import { HospitalStatusesResponse } from './api.js';
 import { BoardCase } from './board.js';
 import { HOSPITAL_EVENTS } from './dispatch.js';
 import { TeamAlert, USER_CHANNEL_EVENTS } from './activation.js';
+import { OffloadAlert } from './charge-nurse.js';
 import { RecordedCaseEvent } from './case-events.js';
 import { BroadcastMessage, Id } from './entities.js';
 import { CallChannelMessage, HospitalCallMessages } from './calls.js';
@@ -100,8 +101,11 @@ export type HospitalChannelMessage = z.infer<typeof HospitalChannelMessage>;
 export const HospitalStatusChannelMessage = message(HOSPITAL_STATUS_CHANNEL_EVENTS.status, HospitalStatusesResponse);
 export const BroadcastChannelMessage = message(BROADCAST_CHANNEL_EVENTS.message, BroadcastMessage);
 export const TransferChannelMessage = message(TRANSFER_CHANNEL_EVENTS.updated, CaseTransfer);
-/** On `user:{id}`: the user's own alerts (a team activation calling them). */
-export const UserChannelMessage = message(USER_CHANNEL_EVENTS.teamAlert, TeamAlert);
+/** On `user:{id}`: the user's own alerts (a team activation calling them, an offload for its charge nurse). */
+export const UserChannelMessage = z.discriminatedUnion('type', [
+  message(USER_CHANNEL_EVENTS.teamAlert, TeamAlert),
+  message(USER_CHANNEL_EVENTS.offloadAlert, OffloadAlert),
+]);
 
 /** The schema of each channel kind's messages. */
 export const CHANNEL_MESSAGES = {

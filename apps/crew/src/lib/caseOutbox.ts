@@ -12,6 +12,7 @@
  * - at start, a stored placeholder case asks `resolvePlaceholder` (the page that got the answer may have
  *   died before saving it).
  */
+import { HandoffWatchIssued } from '@inbound/contract';
 import { reportFieldError } from './fieldErrors';
 import { createAesGcmCodec, createFetchTransport, createOutbox, createTusTransport, isPlaceholderId } from './outbox';
 import type { PlaceholderResolution } from './outbox';
@@ -81,8 +82,17 @@ export function applyPlaceholderResolution(resolution: PlaceholderResolution): v
   });
 }
 
+/** The hand-over watch's answer: the token and the hospital's name are all the session keeps (decision 0038). */
+export function applyHandoffWatchIssued(response: unknown): void {
+  const parsed = HandoffWatchIssued.safeParse(response);
+  if (!parsed.success) return;
+  const { token, hospitalName, expiresAt } = parsed.data;
+  useSession.setState({ handoffWatch: { token, hospitalName, expiresAt, handoff: null } });
+}
+
 caseOutbox.subscribe((event) => {
   if (event.type === 'placeholder-resolved') applyPlaceholderResolution(event);
+  if (event.type === 'sent' && event.mutation.kind === 'handoffWatch') applyHandoffWatchIssued(event.response);
   // The server refused a change: its status and the item's key and case only, never the change itself.
   if (event.type === 'rejected') {
     reportFieldError('outbox_refused', {

@@ -56,6 +56,17 @@ export interface ClosedCase {
   closedAt: string;
 }
 
+/**
+ * The closed case's hand-over, followed on Start (decision 0038): an opaque server token, the hospital's
+ * name, when the token expires, and who accepted once known — no case id or number, no patient data.
+ */
+export interface HandoffWatch {
+  token: string;
+  hospitalName: string;
+  expiresAt: string;
+  handoff: { byName: string; at: string } | null;
+}
+
 export interface StoredSession {
   jwt: AuthToken | null;
   user: User | null;
@@ -82,6 +93,8 @@ export interface StoredSession {
   messageCenterLastOpened: string | null;
   /** Closed cases not wiped from the device yet (their changes are still on their way). */
   closedCases: ClosedCase[];
+  /** The last closed case's hand-over watch (opaque token, hospital name), shown on Start for 2 h. */
+  handoffWatch: HandoffWatch | null;
 }
 
 export interface SessionState extends StoredSession {
@@ -111,6 +124,7 @@ export const emptySession: StoredSession = {
   pushToken: null,
   messageCenterLastOpened: null,
   closedCases: [],
+  handoffWatch: null,
 };
 
 export const storedKeys = Object.keys(emptySession) as (keyof StoredSession)[];

@@ -8,7 +8,8 @@
  *   end tomorrow), `case`, `caseActive`, `complaintSet` (the team's, so a case started with no coverage
  *   has its list), `caseFeedbackPending`, `caseTransfer`, `pushToken`, and per user id `doNotDisturb`
  *   and `emtLevel`; plus `messageCenterLastOpened` (what counts as unread) and `closedCases` (closed
- *   cases still to be wiped once delivered: ids and case numbers only). It survives reloads and app
+ *   cases still to be wiped once delivered: ids and case numbers only) and `handoffWatch` (the closed
+ *   case's hand-over on Start: an opaque server token and the hospital's name, decision 0038). It survives reloads and app
  *   kills, so the crew comes back to where they were after a crash in a moving ambulance.
  * - **`keys`**: in production builds, the AES-GCM key that seals every value above (`v1.<iv>.<data>`, a
  *   fresh 96-bit IV per write). It is generated on this device as *non-extractable*: script can use it

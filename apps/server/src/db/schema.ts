@@ -6,6 +6,8 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { ProtocolTables } from '../modules/protocols/protocols.schema.js';
 import type { ActivationTables } from '../modules/activation/activation.schema.js';
+import type { ChargeNurseTables } from '../modules/charge-nurse/charge-nurse.schema.js';
+import type { HandoffWatchTables } from '../modules/handoff-watch/handoff-watch.schema.js';
 import type { WebAuthnTables } from '../modules/auth/webauthn.schema.js';
 
 export interface UsersTable {
@@ -610,7 +612,7 @@ export interface ReferenceVersionTable {
   version: number | string;
 }
 
-export interface DB extends ProtocolTables, ActivationTables, WebAuthnTables {
+export interface DB extends ProtocolTables, ActivationTables, WebAuthnTables, ChargeNurseTables, HandoffWatchTables {
   reference_version: ReferenceVersionTable;
   users: UsersTable;
   agency_members: AgencyMembersTable;

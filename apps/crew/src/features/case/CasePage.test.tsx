@@ -492,7 +492,8 @@ describe('closing the case', () => {
     expect(await screen.findByRole('button', { name: 'START CASE' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/start');
     expect(useSession.getState()).toMatchObject({ case: null, caseActive: false });
-    expect(await pending()).toEqual(['PATCH /v4/twiageCases/case-1']);
+    // The close, then the hand-over watch Start follows once the case is wiped (decision 0038).
+    expect(await pending()).toEqual(['PATCH /v4/twiageCases/case-1', 'POST /v4/twiageCases/case-1/handoff-watch']);
   });
 
   it('closes by itself at once when maxCaseLength minutes have already passed', async () => {
@@ -651,8 +652,18 @@ describe('case feedback after closing', () => {
     ),
   };
 
+  /** The close's hand-over watch (decision 0038): answered, then asked about from Start. */
+  const watchHandlers: Record<string, MockHandler> = {
+    'POST /v4/twiageCases/case-1/handoff-watch': {
+      body: { token: 'opaque', hospitalName: "St. Mary's Hospital", expiresAt: '2099-01-01T00:00:00.000Z' },
+    },
+    'POST /v4/handoff-watch/status': {
+      body: { hospitalName: "St. Mary's Hospital", expiresAt: '2099-01-01T00:00:00.000Z', handoff: null },
+    },
+  };
+
   async function closeAtStMarys(extra: Record<string, MockHandler>) {
-    const server = caseServer(extra);
+    const server = caseServer({ ...watchHandlers, ...extra });
     await caseOutbox.start();
     const view = renderApp('/case', {
       ...caseSession({ destinationHospital: { id: 'stmary' } }),
@@ -679,6 +690,7 @@ describe('case feedback after closing', () => {
     expect(await within(dialog).findByText(messages.caseFeedbackSuccess)).toBeInTheDocument();
     expect(await server.sent()).toEqual([
       ['PATCH /v4/twiageCases/case-1', { arrivedAt: expect.any(String) as string }],
+      ['POST /v4/twiageCases/case-1/handoff-watch', undefined],
       ['POST /v4/twiageCases/case-1/case-feedback', { rating: 4, notes: 'Quick hand-over', type: 'ems' }],
     ]);
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));

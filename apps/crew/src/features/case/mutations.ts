@@ -225,6 +225,11 @@ export function closeCase(now: Date = new Date()): Promise<void> {
       ...closedCases.filter((closed) => closed.id !== current.id),
       { id: current.id, caseNumber: current.caseNumber, closedAt: now.toISOString() },
     ],
+    // The previous case's watch gives way to this one's, which the outbox's answer fills in.
+    handoffWatch: null,
   });
-  return enqueueInOrder([caseMutations.patchCase(current.id, { arrivedAt: now.toISOString() })]);
+  const close = caseMutations.patchCase(current.id, { arrivedAt: now.toISOString() });
+  // Start follows the hand-over with an opaque token; a hospital off the platform has no console to accept it.
+  const follow = destination && !destination.nonTwiage ? [caseMutations.handoffWatch(current.id)] : [];
+  return enqueueInOrder([close, ...follow]);
 }

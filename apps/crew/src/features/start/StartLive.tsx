@@ -14,8 +14,10 @@ import { TransferModals } from '../transfer/TransferModals';
 
 export { MessageCenterLive } from '../messages/MessageCenterButton';
 export { startCase } from '../case/startCase';
-// Below START CASE: closed cases still sending, and the offer to turn on notifications.
+// Below START CASE: closed cases still sending, the closed case's hand-over, and the offer to turn on
+// notifications.
 export { ClosedCasesStatus } from './ClosedCasesStatus';
+export { ClosedHandoffStatus } from '../arrival/ClosedHandoffStatus';
 export { NotificationsPrompt } from '../push/NotificationsPrompt';
 
 /**

@@ -23,6 +23,7 @@ import { StorageWarning } from './StorageWarning';
 const loadStartLive = () => import('./StartLive');
 const MessageCenterLive = lazy(async () => ({ default: (await loadStartLive()).MessageCenterLive }));
 const ClosedCasesStatus = lazy(async () => ({ default: (await loadStartLive()).ClosedCasesStatus }));
+const ClosedHandoffStatus = lazy(async () => ({ default: (await loadStartLive()).ClosedHandoffStatus }));
 const NotificationsPrompt = lazy(async () => ({ default: (await loadStartLive()).NotificationsPrompt }));
 const StartBackground = lazy(async () => ({ default: (await loadStartLive()).StartBackground }));
 
@@ -112,6 +113,7 @@ export function StartPage() {
         {/* Below START CASE: a notice for later must never push the one urgent button off a phone's screen. */}
         {painted && (
           <Suspense fallback={null}>
+            <ClosedHandoffStatus />
             <ClosedCasesStatus />
           </Suspense>
         )}

@@ -47,6 +47,15 @@ export const caseMutations = {
     };
   },
 
+  /**
+   * POST /v4/twiageCases/{id}/handoff-watch — queued right after the close, so it is answered while the
+   * case is still on the device; its answer (an opaque token and the hospital's name) is all Start keeps
+   * to follow the hand-over once the case is wiped (decision 0038).
+   */
+  handoffWatch(caseId: string): MutationInput {
+    return { caseId, kind: 'handoffWatch', ...routeRequest('issueHandoffWatch', { params: { id: caseId } }) };
+  },
+
   /** PATCH /v4/twiageCases/{id} with exactly one of complaint, destinationHospital, gender, age + agePeriod, arrivedAt. */
   patchCase(caseId: string, body: PatchCaseBody): MutationInput {
     return {

@@ -14,6 +14,7 @@ export type MutationKind =
   | 'dynamicForm'
   | 'monitor'
   | 'caseFeedback'
+  | 'handoffWatch'
   | 'chat'
   | 'media';
 

@@ -4,6 +4,7 @@ import { TEAM_KINDS, TEAM_KIND_NAMES, type HospitalTeam, type TeamKind } from '@
 import { api } from '../../lib/client';
 import { useAdminHospitals } from '../admin/hospitals/queries';
 import { TextField } from '../admin/TextField';
+import { ChargeNursesPanel } from '../chargeNurse/ChargeNursesPanel';
 import { activationKeys, useTeams } from './queries';
 import '../admin/agencies/catalog.css';
 import './activation.css';
@@ -229,6 +230,7 @@ export function TeamsPage() {
           </div>
         </form>
       )}
+      {hospitalId !== null && <ChargeNursesPanel hospitalId={hospitalId} />}
     </div>
   );
 }

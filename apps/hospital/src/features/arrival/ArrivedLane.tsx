@@ -7,14 +7,16 @@ import { useSecondClock } from '../board/clock';
 import { playAlert } from '../board/beep';
 import { usePublishLockAlerts } from '../auth/lockAlerts';
 import { ARRIVAL_SOURCE_LABEL, formatTimer, isOverThreshold } from './lanes';
+import { useChargeNurses } from '../chargeNurse/queries';
 import { useArrivalAction, useArrivalSettings } from './queries';
 import './arrival.css';
 
 /**
  * The board's Arrived lane (issue 15): trucks at the door whose hand-over the ED has not accepted yet,
  * each with its offload ("wall") timer and a one-tap Accept handoff. Past the hospital's threshold a
- * card turns amber and the charge-nurse alert (banner, and the sound when it is on) goes off once per
- * case in every console of the hospital.
+ * card turns amber. The charge-nurse alert goes to the designated charge nurses (server push and their
+ * own alert bar, decision 0038); while the hospital has none, it stays here on every console of the
+ * hospital (banner, and the sound once per case when it is on), so it reaches somebody.
  */
 export function ArrivedLane({
   hospitalId,
@@ -28,18 +30,21 @@ export function ArrivedLane({
   const settings = useArrivalSettings(hospitalId);
   const threshold = settings.data?.offloadAlertMinutes ?? DEFAULT_OFFLOAD_ALERT_MINUTES;
   const now = useSecondClock();
+  const chargeNurses = useChargeNurses(hospitalId);
+  const designated = (chargeNurses.data?.chargeNurses.length ?? 0) > 0;
   const over = cards.filter((c) => isOverThreshold(c, now, threshold));
-  useOffloadAlertSound(over, soundOn);
+  const banner = designated ? [] : over;
+  useOffloadAlertSound(banner, soundOn);
   // Over the idle lock: how many trucks wait past the threshold — no case, no patient.
   usePublishLockAlerts(
     `offload-${hospitalId}`,
-    over.length === 0
+    banner.length === 0
       ? []
       : [
           {
             key: `offload-${hospitalId}`,
             title: `Charge nurse: offload over ${threshold} min`,
-            detail: `${over.length} ${over.length === 1 ? 'ambulance waits' : 'ambulances wait'} for handoff`,
+            detail: `${banner.length} ${banner.length === 1 ? 'ambulance waits' : 'ambulances wait'} for handoff`,
           },
         ],
   );
@@ -47,10 +52,10 @@ export function ArrivedLane({
   const sorted = [...cards].sort((a, b) => Date.parse(a.arrival!.at) - Date.parse(b.arrival!.at));
   return (
     <section aria-labelledby={`arrived-${hospitalId}`} className="arrived-lane">
-      {over.length > 0 && (
+      {banner.length > 0 && (
         <div role="alert" className="banner offload-alert">
           <strong>Charge nurse: offload over {threshold} min</strong> —{' '}
-          {over.map((c) => `${c.truck.name} (case ${c.caseNumber})`).join(', ')}. Accept the hand-over or escalate.
+          {banner.map((c) => `${c.truck.name} (case ${c.caseNumber})`).join(', ')}. Accept the hand-over or escalate.
         </div>
       )}
       <h2 id={`arrived-${hospitalId}`} className="section-title">
