@@ -130,7 +130,8 @@ describe('GPS config applied without a restart', () => {
 });
 
 const socatMissing = spawnSync('socat', ['-V']).status !== 0;
-if (socatMissing && process.env.CI) throw new Error('socat is missing: scripts/ensure-system-packages.sh socat installs it');
+if (socatMissing && process.env.CI)
+  throw new Error('socat is missing: scripts/ensure-system-packages.sh socat installs it');
 
 describe.skipIf(socatMissing)('GPS from a serial device (a socat pseudo-terminal pair)', () => {
   let socat: ChildProcess | null = null;
