@@ -99,6 +99,10 @@ caseOutbox.subscribe((event) => {
       code: event.mutation.status,
       ids: { item: event.mutation.key, case: event.mutation.caseId },
     });
+    // A refused hand-over watch is not something the crew entered, and kept among the rejected it would
+    // hold the closed case (patient data and all) on the device until someone discarded it by hand:
+    // it gives way, and Start simply shows no hand-over line.
+    if (event.mutation.kind === 'handoffWatch') void caseOutbox.discardRejected(event.mutation.key);
   }
   if (event.type === 'held-unauthorized' && useSession.getState().caseActive) {
     useSession.setState({ needsAuthentication: true });

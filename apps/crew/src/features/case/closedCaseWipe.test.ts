@@ -132,6 +132,30 @@ describe('wiping a closed case', () => {
     expect(useSession.getState().closedCases).toEqual([]);
   });
 
+  it('a refused hand-over watch does not hold the closed case: it gives way and the case is wiped', async () => {
+    mockFetch({
+      'PATCH /v4/twiageCases/case-1': accepted,
+      'POST /v4/twiageCases/case-1/handoff-watch': {
+        status: 409,
+        body: { message: 'The case has no destination on the platform: there is no hand-over to follow.' },
+      },
+    });
+    resetSessionForTests({
+      ...signedInSession(),
+      case: localCase({ destinationHospital: { id: 'rrmc' } }),
+      caseActive: true,
+    });
+    await caseOutbox.start();
+    const wipe = deps();
+
+    await closeCase();
+    await deliver();
+    await waitFor(async () => expect(await caseOutbox.listRejected()).toEqual([]));
+    expect(useSession.getState().handoffWatch).toBeNull();
+    expect(await wipeDeliveredClosedCases(wipe)).toEqual(['case-1']);
+    expect(useSession.getState().closedCases).toEqual([]);
+  });
+
   it('a case closed offline before its create was answered: kept across a reload, wiped after delivery', async () => {
     let online = false;
     const createdAt = new Date().toISOString();
