@@ -19,6 +19,13 @@ export async function consolePage(browser: Browser, viewport = { width: 1280, he
   return page;
 }
 
+/** Opens the header's account menu (the signed-in user's name) and answers it, for Sign-in security and Sign out. */
+export async function openAccountMenu(page: Page) {
+  const banner = page.getByRole('banner');
+  await banner.locator('.account-menu-button').click();
+  return banner.locator('.account-menu-panel');
+}
+
 /** Plays a media element of the page muted (headless autoplay rules) and answers what it reports once it has data. */
 export async function playMedia(page: Page, selector: string) {
   return page.locator(selector).evaluate(async (element: HTMLMediaElement) => {

@@ -11,6 +11,7 @@
  * Screenshots: e2e/.artifacts/screens/{project}-webauthn-*.png.
  */
 import { expect, test as base, type Browser, type Page } from '@playwright/test';
+import { openAccountMenu } from '../support/console';
 import { snap } from '../support/crew';
 import { demoPassword, hospitals, users } from '../support/demo';
 import { startPrivateServer, type RunningServer } from '../support/server';
@@ -75,7 +76,7 @@ test('ED staff sign in with a security key; a key that is not registered is refu
   // ---- enrol a named key --------------------------------------------------------------------------
   await signIn(page, users.ed1.username);
   await expect(page.getByRole('heading', { level: 1, name: hospitals.riversideRegional })).toBeVisible();
-  await page.getByRole('link', { name: 'Sign-in security' }).click();
+  await (await openAccountMenu(page)).getByRole('link', { name: 'Sign-in security' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Sign-in security' })).toBeVisible();
   await addKey(page, 'Triage PC');
   // The first second factor comes with recovery codes, shown once.
@@ -89,7 +90,7 @@ test('ED staff sign in with a security key; a key that is not registered is refu
 
   // ---- sign out, sign in with the key ---------------------------------------------------------------
   await page.getByRole('link', { name: 'Back to the board' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await (await openAccountMenu(page)).getByRole('button', { name: 'Sign out' }).click();
   await signIn(page, users.ed1.username);
   const useKey = page.getByRole('button', { name: 'Use security key or this device' });
   await expect(useKey).toBeVisible();
@@ -100,7 +101,7 @@ test('ED staff sign in with a security key; a key that is not registered is refu
   // ---- another device's key added, then removed ----------------------------------------------------
   await cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId: first });
   await addAuthenticator();
-  await page.getByRole('link', { name: 'Sign-in security' }).click();
+  await (await openAccountMenu(page)).getByRole('link', { name: 'Sign-in security' }).click();
   await addKey(page, 'Spare key');
   await expect(page.locator('.security-keys li')).toHaveCount(2);
   await snap(page, testInfo, 'webauthn-keys');
@@ -111,7 +112,7 @@ test('ED staff sign in with a security key; a key that is not registered is refu
 
   // ---- the removed key no longer signs in: refused, still at the sign-in ---------------------------
   await page.getByRole('link', { name: 'Back to the board' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await (await openAccountMenu(page)).getByRole('button', { name: 'Sign out' }).click();
   await signIn(page, users.ed1.username);
   await useKey.click();
   await expect(page.getByRole('alert')).toContainText(/security key/i);

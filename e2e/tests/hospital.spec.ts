@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { messages, serverMessages } from '@inbound/contract';
-import { signInToConsole } from '../support/console';
+import { openAccountMenu, signInToConsole } from '../support/console';
 import { snap } from '../support/crew';
 import { hospitals, users } from '../support/demo';
 
@@ -14,6 +14,9 @@ test.describe('hospital console', () => {
     await signInToConsole(page, users.ed1.username);
     await expect(page.getByRole('heading', { level: 1, name: hospitals.riversideRegional })).toBeVisible();
     await expect(page.getByText(users.ed1.displayName, { exact: true })).toBeVisible();
+    // One header row on a 1280×800 ED desktop (with the account's links in it, it wrapped to two: 160 px).
+    await expect(page.getByTestId('connection')).toHaveText(/Live/);
+    expect((await page.getByRole('banner').boundingBox())?.height).toBeLessThan(100);
     await snap(page, testInfo, 'hospital-02-header');
 
     await page.reload();
@@ -30,7 +33,7 @@ test.describe('hospital console', () => {
     expect(otherLocal).toEqual({});
     if (deviceId !== undefined) expect(deviceId).toMatch(/^[0-9a-f]{24}$/);
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await (await openAccountMenu(page)).getByRole('button', { name: 'Sign out' }).click();
     await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
     await page.reload();
     await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render as renderBare, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render as renderBare, screen } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter } from 'react-router';
 import type { Hospital, User } from '@inbound/contract';
@@ -53,6 +53,7 @@ describe('HospitalHeader', () => {
       />,
     );
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Organisation administration');
+    openAccount();
     expect(screen.getByRole('link', { name: 'Administration' }).getAttribute('href')).toBe('/admin');
   });
 
@@ -63,6 +64,7 @@ describe('HospitalHeader', () => {
       </HospitalHeader>,
     );
     expect(screen.getByRole('banner').textContent).toContain('Live');
+    openAccount();
     expect(screen.queryByRole('link', { name: 'Administration' })).toBeNull();
   });
 
@@ -71,9 +73,33 @@ describe('HospitalHeader', () => {
     const { rerender } = render(
       <HospitalHeader user={user} hospitals={[hospital]} onSignOut={onSignOut} signingOut={false} />,
     );
+    openAccount();
     screen.getByRole('button', { name: 'Sign out' }).click();
     expect(onSignOut).toHaveBeenCalledOnce();
     rerender(<HospitalHeader user={user} hospitals={[hospital]} onSignOut={onSignOut} signingOut />);
     expect(screen.getByRole('button', { name: 'Signing out...' })).toHaveProperty('disabled', true);
   });
+
+  it('keeps the account folded until asked, and folds it again on Escape or a click elsewhere', () => {
+    render(<HospitalHeader user={user} hospitals={[hospital]} onSignOut={() => undefined} signingOut={false} />);
+    const account = screen.getByRole('button', { name: /Taylor Brooks/ });
+    expect(account.getAttribute('aria-expanded')).toBe('false');
+    expect(screen.queryByRole('link', { name: 'Sign-in security' })).toBeNull();
+
+    act(() => account.click());
+    expect(account.getAttribute('aria-expanded')).toBe('true');
+    expect(screen.getByRole('link', { name: 'Sign-in security' }).getAttribute('href')).toBe('/account/security');
+
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(account.getAttribute('aria-expanded')).toBe('false');
+    expect(document.activeElement).toBe(account);
+
+    act(() => account.click());
+    fireEvent.pointerDown(screen.getByRole('heading', { level: 1 }));
+    expect(screen.queryByRole('button', { name: 'Sign out' })).toBeNull();
+  });
 });
+
+function openAccount() {
+  act(() => screen.getByRole('button', { name: /Taylor Brooks|Organisation admin/ }).click());
+}

@@ -1,12 +1,6 @@
-import { Link } from 'react-router';
 import type { ReactNode } from 'react';
-import type { Hospital, User, UserRole } from '@inbound/contract';
-
-const roleLabels: Record<UserRole, string> = {
-  crew: 'Crew',
-  edStaff: 'ED staff',
-  orgAdmin: 'Organisation admin',
-};
+import type { Hospital, User } from '@inbound/contract';
+import { AccountMenu } from './AccountMenu';
 
 interface HospitalHeaderProps {
   user: User;
@@ -24,7 +18,6 @@ export function HospitalHeader({ user, hospitals, onSignOut, signingOut, childre
       : user.roles.includes('orgAdmin')
         ? 'Organisation administration'
         : 'Hospital console';
-  const roles = user.roles.map((role) => roleLabels[role]).join(', ');
   return (
     <header className="app-header">
       <div className="app-header-title">
@@ -32,23 +25,7 @@ export function HospitalHeader({ user, hospitals, onSignOut, signingOut, childre
         <h1>{title}</h1>
       </div>
       {children}
-      <div className="app-header-user">
-        {user.roles.includes('orgAdmin') && (
-          <Link className="button button-quiet header-link" to="/admin">
-            Administration
-          </Link>
-        )}
-        <Link className="button button-quiet header-link" to="/account/security">
-          Sign-in security
-        </Link>
-        <p>
-          <span className="user-name">{user.displayName}</span>
-          {roles && <span className="user-roles">{roles}</span>}
-        </p>
-        <button className="button button-quiet" type="button" onClick={onSignOut} disabled={signingOut}>
-          {signingOut ? 'Signing out...' : 'Sign out'}
-        </button>
-      </div>
+      <AccountMenu user={user} onSignOut={onSignOut} signingOut={signingOut} />
     </header>
   );
 }
