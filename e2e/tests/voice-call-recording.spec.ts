@@ -40,6 +40,19 @@ async function crewCallsAndConsoleAnswers(crew: Page, nurse: Page, place: Record
   return { caseNumber, callScreen };
 }
 
+/** Waits until the console's call timer reads at least `seconds` (mm:ss, then REC): talk that long. */
+async function talkedFor(nurse: Page, seconds: number) {
+  await expect
+    .poll(
+      async () => {
+        const [mm, ss] = ((await nurse.getByTestId('console-call-state').textContent()) ?? '').split(/[:R]/);
+        return Number(mm) * 60 + Number(ss);
+      },
+      { timeout: 30_000, message: `the call runs ${seconds} s` },
+    )
+    .toBeGreaterThanOrEqual(seconds);
+}
+
 /** The case detail's recording: listed, converted, and it plays (duration known, time advances). */
 async function expectRecordingPlays(nurse: Page, caseNumber: string, options: { partial: boolean }) {
   const item = nurse.locator('.media-item-callrecording');
@@ -96,7 +109,7 @@ test('a recorded call: REC on both sides, the console records both voices, the c
   await snap(page, testInfo, '94-crew-call-recorded', { fullPage: false });
   await snap(nurse, testInfo, '95-console-call-recorded', { fullPage: false });
   // Talk a few seconds (the console's own timer says when).
-  await expect(nurse.getByTestId('console-call-state')).toHaveText(/^00:0[4-9]/, { timeout: 20_000 });
+  await talkedFor(nurse, 4);
   await nurse.getByRole('button', { name: 'Hang up' }).click();
   await expect(callScreen).toBeHidden({ timeout: 10_000 });
 
@@ -112,4 +125,56 @@ test('a recorded call: REC on both sides, the console records both voices, the c
   expect(probed.durationSeconds, 'about the call, not a fragment of it').toBeGreaterThan(3);
   await snap(nurse, testInfo, '96-console-case-call-recording');
   await nurse.context().close();
+});
+
+// Decision 0042: the console keeps the recording's one-second pieces in IndexedDB as they come. The nurse's
+// tab is closed mid-call (nothing was uploaded: the call had not ended); when the console next starts —
+// the same nurse signs in on that computer — it sends what was kept, marked partial, and it plays.
+test('a console closed mid-call: its next start sends the partial recording, which plays in the case detail', async ({
+  page,
+  browser,
+  baseURL,
+}, testInfo) => {
+  test.slow();
+  const place = await recordingHospital(baseURL!);
+  const nurse = await consoleOf(browser, place);
+  const { caseNumber } = await crewCallsAndConsoleAnswers(page, nurse, place);
+  await talkedFor(nurse, 4);
+  const caseId = caseIdByNumber(process.env.E2E_DATA_DIR!, caseNumber)!;
+  await nurse.close(); // the tab, mid-call; the browser profile (its IndexedDB) stays
+  expect(caseEvents(process.env.E2E_DATA_DIR!, caseId).filter((e) => e.type === 'callrecording')).toEqual([]);
+
+  const reopened = await nurse.context().newPage();
+  await signInToConsole(reopened, place.ed.username, place.ed.password);
+  await expect(reopened.getByRole('heading', { level: 1, name: place.hospitalName })).toBeVisible();
+  await expect
+    .poll(() => caseEvents(process.env.E2E_DATA_DIR!, caseId).filter((e) => e.type === 'callrecording'), {
+      timeout: 20_000,
+    })
+    .toEqual([expect.objectContaining({ payload: expect.objectContaining({ partial: true }) })]);
+
+  await reopened.goto(`/hospital/case/${place.hospitalId}/${caseId}`);
+  const probed = await expectRecordingPlays(reopened, caseNumber, { partial: true });
+  expect(probed.durationSeconds, 'the seconds recorded before the tab closed').toBeGreaterThan(3);
+  await snap(reopened, testInfo, '97-console-case-partial-call-recording');
+
+  // Signing in again sends nothing twice: the store was emptied once the server had it.
+  await reopened.reload();
+  await expect(reopened.locator('.media-item-callrecording')).toHaveCount(1);
+  expect(await reopened.evaluate(() => indexedDB.databases().then((dbs) => dbs.map((d) => d.name)))).toContain(
+    'inbound-call-recordings',
+  );
+  const left = await reopened.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('inbound-call-recordings');
+        open.onerror = () => reject(new Error('cannot open'));
+        open.onsuccess = () => {
+          const count = open.result.transaction('chunks').objectStore('chunks').count();
+          count.onsuccess = () => resolve(count.result);
+        };
+      }),
+  );
+  expect(left, 'no piece of the recording left on the computer').toBe(0);
+  await reopened.context().close();
 });
