@@ -95,7 +95,7 @@ function instrumentCrew(): void {
 }
 
 /** Console page: answers each ring as soon as it shows, noting when it showed. */
-function instrumentConsole(): void {
+export function instrumentConsole(): void {
   const w = window as unknown as { __rings: number[] };
   w.__rings = [];
   const seen = new WeakSet<Element>();
@@ -109,7 +109,7 @@ function instrumentConsole(): void {
   }).observe(document, { subtree: true, childList: true });
 }
 
-async function openCrewCase(page: Page): Promise<void> {
+export async function openCrewCase(page: Page): Promise<void> {
   page.setDefaultTimeout(STEP_TIMEOUT_MS);
   await page.goto('/');
   await page.getByLabel('Username or email').fill('medic1');
@@ -125,7 +125,7 @@ async function openCrewCase(page: Page): Promise<void> {
   await choices.getByRole('button', { name: /^Riverside Regional Medical Center/ }).click();
 }
 
-async function openConsole(page: Page): Promise<void> {
+export async function openConsole(page: Page): Promise<void> {
   page.setDefaultTimeout(STEP_TIMEOUT_MS);
   await page.goto('/hospital/');
   await page.getByLabel('Username or e-mail').fill('ed1');
@@ -147,7 +147,7 @@ async function oneCall(crew: Page, nurse: Page): Promise<CallTimes> {
   return { tap: call.tap, connected: call.connected, ringShown: rings[ringsBefore] ?? Number.NaN };
 }
 
-const median = (values: number[]) => {
+export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor((sorted.length - 1) / 2)]!;
 };

@@ -9,6 +9,7 @@ import { SignInPage } from './features/auth/SignInPage';
 import { useSessionToken } from './features/auth/useSession';
 import { BoardPage } from './features/board/BoardPage';
 import { IncomingCalls } from './features/call/IncomingCalls';
+import { LeftRecordings } from './features/call/LeftRecordings';
 import { PageSuspense } from './lib/PageSuspense';
 import { TeamAlerts } from './features/activation/TeamAlerts';
 
@@ -74,6 +75,8 @@ function SignedInRoutes() {
     <PageSuspense>
       {/* Crews' calls ring on every screen of the console (issue 12). */}
       <IncomingCalls />
+      {/* Recordings a console closed mid-call kept, sent now (decision 0042). */}
+      <LeftRecordings />
       {/* A team activation calling this user shows on every screen of every console they have open. */}
       <TeamAlerts />
       {/* A charge nurse's offload alerts, likewise on every screen (decision 0038). */}

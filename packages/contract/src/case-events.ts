@@ -85,8 +85,11 @@ export const CaseEvent = z.discriminatedUnion('type', [
   variant('ekg', MediaAdded),
   variant('video', MediaAdded),
   variant('voicememo', MediaAdded),
-  /** The recording of a voice call, uploaded by the console that answered it (issue 12): which call. */
-  variant('callrecording', MediaAdded.extend({ callId: Id })),
+  /**
+   * The recording of a voice call, uploaded by the console that answered it (issue 12): which call, and
+   * `partial` when that console closed mid-call and sent what it had kept at its next start (decision 0042).
+   */
+  variant('callrecording', MediaAdded.extend({ callId: Id, partial: z.literal(true).optional() })),
   /** The patient arrived: the case is closed. */
   variant('arrived', z.object({ arrivedAt: At })),
   /** The crew's rating of the hand-over (allowed after the case is closed). */

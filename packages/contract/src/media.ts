@@ -90,6 +90,8 @@ export const MediaUpload = z.object({
   url: z.string(),
   /** A `callrecording`: the call it recorded. */
   callId: Id.optional(),
+  /** A `callrecording` cut short: its console closed mid-call and sent what it had kept (decision 0042). */
+  partial: z.literal(true).optional(),
 });
 export type MediaUpload = z.infer<typeof MediaUpload>;
 
@@ -148,6 +150,11 @@ export const MEDIA_CHAT_LENGTH_FIELD = MEDIA_TUS_METADATA.chatLength;
  * is at most `MEDIA_MAX_BYTES.callrecording` and goes from a console on the hospital's network.
  */
 export const MEDIA_CALL_ID_FIELD = 'callId';
+/**
+ * A `callrecording` that stops before its call did — the console closed or crashed mid-call and uploaded
+ * what it had kept when it next started — carries the multipart field `partial` = `true` (before `data`).
+ */
+export const MEDIA_PARTIAL_FIELD = 'partial';
 /** How the console records a call: Opus in WebM, one mixed (mono) track, this many bits per second. */
 export const CALL_RECORDING_BITS_PER_SECOND = 32_000;
 export const MediaChatLength = z.coerce
@@ -170,6 +177,8 @@ export const mediaMessages = {
   linkInvalid: 'This media link is not valid or has expired; open the media again.',
   callIdMissing: 'A call recording must name its call in the multipart field "callId", before "data".',
   callIdNotRecording: 'callId belongs to a callrecording upload only.',
+  partialNotRecording: 'partial belongs to a callrecording upload only.',
+  partialValue: 'partial must be "true" when sent.',
   recordingByAnswerer: 'Only the ED staff member who answered the call uploads its recording.',
   recordingNotForCrew: 'A crew uploads photos, IDs, EKGs, videos and voice memos; call recordings come from the ED.',
   hospitalUploadsRecordingsOnly: 'ED staff upload call recordings only.',

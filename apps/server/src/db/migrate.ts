@@ -32,6 +32,7 @@ import * as callRecordings from './migrations/20261127_1120_call_recordings.js';
 import * as readAuditOutlives from './migrations/20261127_1150_read_audit_outlives.js';
 import * as webauthn from './migrations/20261127_1150_webauthn.js';
 import * as chargeNurseHandoffWatch from './migrations/20261127_1320_charge_nurse_handoff_watch.js';
+import * as callRecordingPartial from './migrations/20261127_1610_call_recording_partial.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121_2330_initial_schema': initialSchema,
@@ -63,6 +64,7 @@ export const migrations: Record<string, Migration> = {
   '20261127_1150_read_audit_outlives': readAuditOutlives,
   '20261127_1150_webauthn': webauthn,
   '20261127_1320_charge_nurse_handoff_watch': chargeNurseHandoffWatch,
+  '20261127_1610_call_recording_partial': callRecordingPartial,
 };
 
 function migrator(db: Kysely<unknown>): Migrator {

@@ -376,6 +376,8 @@ export interface CaseMediaTable {
   converted_at: string | null;
   /** A `callrecording`: the call it recorded (one recording per call). */
   call_id: string | null;
+  /** A `callrecording` cut short: 1 when its console closed mid-call (decision 0042); null otherwise. */
+  partial: number | null;
 }
 
 export interface RealtimeChannelsTable {

@@ -11,7 +11,9 @@ import {
 } from '@inbound/client';
 import { api } from '../../lib/client';
 import { getRealtime } from '../../lib/realtime/realtime';
-import { startCallRecorder, uploadCallRecording, type CallRecorder } from './callRecorder';
+import { startCallRecorder, type CallRecorder } from './callRecorder';
+import { recordingStore } from './recordingStore';
+import { webLocks } from './recordingUpload';
 
 type Status = 'CONNECTING' | 'CONNECTED' | 'DISCONNECTED';
 
@@ -21,7 +23,7 @@ interface Session {
   peer: CallPeer | null;
   stream: MediaStream | null;
   over: boolean;
-  /** When the department records calls: both voices, uploaded as the case's media when the call ends. */
+  /** When the department records calls: both voices, kept as they come, uploaded when the call ends. */
   recorder: CallRecorder | null;
 }
 
@@ -56,12 +58,7 @@ export function ActiveCall({ ring, selfUserId, onClose }: { ring: CallRing; self
       s.peer?.close();
       const recorder = s.recorder;
       s.recorder = null;
-      if (recorder) {
-        void recorder
-          .stop()
-          .then((blob) => (blob ? uploadCallRecording(ring.call.caseId, callId, blob) : undefined))
-          .catch(() => undefined);
-      }
+      if (recorder) void recorder.finish().catch(() => undefined);
       s.stream?.getTracks().forEach((t) => t.stop());
       setStatus('DISCONNECTED');
       setProblem(message);
@@ -95,7 +92,11 @@ export function ActiveCall({ ring, selfUserId, onClose }: { ring: CallRing; self
       }
       if (taken.call.recording) {
         try {
-          s.recorder = startCallRecorder(stream);
+          s.recorder = startCallRecorder(
+            stream,
+            { callId, caseId: ring.call.caseId, userId: selfUserId },
+            { store: recordingStore(), locks: webLocks },
+          );
         } catch {
           s.recorder = null; // no MediaRecorder here: the call goes on unrecorded
         }

@@ -80,7 +80,8 @@ export function MediaPanel({ hospitalId, caseId }: { hospitalId: string; caseId:
 function MediaItem({ caseId, upload, onOpen }: { caseId: string; upload: MediaUpload; onOpen: (src: string) => void }) {
   const ready = upload.status === 'ready';
   const link = useMediaLink(caseId, upload.id, ready);
-  const label = MEDIA_LABELS[upload.type];
+  // A recording its console sent after closing mid-call: it stops where the console did, not where the call did.
+  const label = upload.partial ? `${MEDIA_LABELS[upload.type]} (partial)` : MEDIA_LABELS[upload.type];
   const length = formatLength(upload.durationMs);
   const still = STILLS.has(upload.type);
 
@@ -148,7 +149,12 @@ function MediaItem({ caseId, upload, onOpen }: { caseId: string; upload: MediaUp
       data-status={upload.status}
     >
       <p className="media-meta">
-        <span className={`media-type media-type-${upload.type}`}>{label}</span>
+        <span
+          className={`media-type media-type-${upload.type}`}
+          title={upload.partial ? 'The console closed during the call: recorded until then.' : undefined}
+        >
+          {label}
+        </span>
         <time dateTime={upload.createdAt}>{formatClock(upload.createdAt)}</time>
         {length && <span className="media-length">{length}</span>}
       </p>

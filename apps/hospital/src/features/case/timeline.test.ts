@@ -42,3 +42,16 @@ describe('the timeline line of a voice call (issue 12)', () => {
     );
   });
 });
+
+describe('the timeline line of a call recording (issue 12, decision 0042)', () => {
+  const recording = (detail: Record<string, unknown>): CaseTimelineEntry => ({
+    ...call(detail),
+    type: 'callrecording',
+  });
+  it('names it, and says when its console closed during the call', () => {
+    expect(describeEvent(recording({ callId: 'c1' }))).toBe('Call recording added');
+    expect(describeEvent(recording({ callId: 'c1', partial: true }))).toBe(
+      'Call recording added (partial: the console closed during the call)',
+    );
+  });
+});

@@ -81,6 +81,11 @@ export function describeEvent(entry: CaseTimelineEntry): string {
       return 'Crew sent case feedback';
     case 'call':
       return describeCall(d);
+    case 'callrecording':
+      // Partial: its console closed mid-call and sent what it had kept at the next sign-in (decision 0042).
+      return d.partial === true
+        ? 'Call recording added (partial: the console closed during the call)'
+        : 'Call recording added';
     case 'liveconsult': {
       const seconds = Number(d.durationSeconds) || 0;
       const names = Array.isArray(d.participants)

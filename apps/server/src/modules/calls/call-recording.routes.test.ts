@@ -216,6 +216,52 @@ describe('call recordings and abandoned calls', () => {
     expect(read.mediaCounts).toEqual({ photo: 0, id: 0, ekg: 0, video: 0, voicememo: 0 });
   });
 
+  it('marks a recording its console sent after closing mid-call as partial (decision 0042); refuses partial elsewhere', async () => {
+    await setRecording(true);
+    const recorded = await call(ed1, 3_000);
+    const key = randomUUID();
+    const fields: [string, string | Buffer][] = [
+      ['type', 'callrecording'],
+      ['callId', recorded.id],
+      ['partial', 'true'],
+      ['data', media.opusWebm],
+    ];
+    const res = await upload(ed1, fields, { key });
+    expect(res.statusCode, res.body).toBe(201);
+    const answer = MediaUploadResponse.parse(res.json());
+    expect(answer.upload).toMatchObject({ callId: recorded.id, partial: true });
+    const [event] = await t.database.db
+      .selectFrom('case_events')
+      .selectAll()
+      .where('id', '=', answer.event.id)
+      .execute();
+    expect(JSON.parse(event!.payload)).toMatchObject({ callId: recorded.id, partial: true });
+    expect((await list(ed1)).uploads.find((u) => u.id === answer.upload.id)?.partial).toBe(true);
+    // The next start sends it again with the same key: the first answer, nothing twice.
+    const again = await upload(ed1, fields, { key });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(MediaUploadResponse.parse(again.json()).upload.id).toBe(answer.upload.id);
+    // A whole recording says nothing of it.
+    const whole = await call(ed1, 1_000);
+    const wholeAnswer = MediaUploadResponse.parse((await upload(ed1, recording(whole.id))).json());
+    expect(wholeAnswer.upload.partial).toBeUndefined();
+
+    const later = await call(ed1, 1_000);
+    const badValue = await upload(ed1, [
+      ['type', 'callrecording'],
+      ['callId', later.id],
+      ['partial', 'yes'],
+      ['data', media.opusWebm],
+    ]);
+    expect(expectClientError(badValue, 400).message).toBe(mediaMessages.partialValue);
+    const photo = await upload(medic1, [
+      ['type', 'photo'],
+      ['partial', 'true'],
+      ['data', media.jpeg],
+    ]);
+    expect(expectClientError(photo, 400).message).toBe(mediaMessages.partialNotRecording);
+  });
+
   it('refuses everyone but the answerer, before reading the file', async () => {
     const recorded = await call(ed1);
     // No token; a crew of another agency; another hospital's ED; the same ED's other staff; the case's crew.

@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   Id,
   MEDIA_CALL_ID_FIELD,
+  MEDIA_PARTIAL_FIELD,
   MEDIA_CHAT_LENGTH_FIELD,
   MEDIA_MAX_BYTES,
   MediaChatLength,
@@ -36,12 +37,14 @@ export const uploadRequestHash = (
   sha256: string,
   chatLength?: number,
   callId?: string,
+  partial?: true,
 ): string =>
   requestHash('POST', `/media/twiage-cases/${caseId}/uploads`, {
     type,
     sha256,
     ...(chatLength === undefined ? {} : { chatLength }),
     ...(callId === undefined ? {} : { callId }),
+    ...(partial === undefined ? {} : { partial }),
   });
 
 /** The optional `chatLength` (multipart field or tus metadata): seconds, for a voice memo posted in the chat. */
@@ -57,11 +60,18 @@ async function receiveMultipart(
   incomingDir: string,
   /** Runs once the fields before the file are read, before a byte of the file is: the last refusal point. */
   beforeFile: (type: MediaType, callId: string | undefined) => Promise<void>,
-): Promise<{ type: MediaType; file: HashedFile; chatLength: number | undefined; callId: string | undefined }> {
+): Promise<{
+  type: MediaType;
+  file: HashedFile;
+  chatLength: number | undefined;
+  callId: string | undefined;
+  partial: true | undefined;
+}> {
   if (!request.isMultipart()) throw new AppError(415, 'unsupported_media_type', mediaMessages.notMultipart);
   let type: MediaType | null = null;
   let chatLength: number | undefined;
   let callId: string | undefined;
+  let partial: true | undefined;
   let file: HashedFile | null = null;
   try {
     for await (const part of request.parts()) {
@@ -75,6 +85,11 @@ async function receiveMultipart(
           const parsed = Id.safeParse(part.value);
           if (!parsed.success) throw badRequest(`body.callId: ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
           callId = parsed.data;
+          continue;
+        }
+        if (part.fieldname === MEDIA_PARTIAL_FIELD) {
+          if (part.value !== 'true') throw badRequest(mediaMessages.partialValue);
+          partial = true;
           continue;
         }
         if (part.fieldname !== 'type') continue;
@@ -106,7 +121,11 @@ async function receiveMultipart(
     await rm(file.path, { force: true });
     throw badRequest(mediaMessages.chatLengthNotVoiceMemo);
   }
-  return { type, file, chatLength, callId };
+  if (partial !== undefined && type !== 'callrecording') {
+    await rm(file.path, { force: true });
+    throw badRequest(mediaMessages.partialNotRecording);
+  }
+  return { type, file, chatLength, callId, partial };
 }
 
 function requirePrincipal(request: FastifyRequest): Principal {
@@ -166,13 +185,16 @@ export async function mediaRoutes(
         const base = writeContext(request);
         // Refused before a byte of the file is read: an unknown case, another crew's, a closed one.
         const side = await media.checkCanUpload(principal, params.id);
-        const { type, file, chatLength, callId } = await receiveMultipart(request, options.incomingDir, (t, call) =>
-          media.checkKind(principal, params.id, side, t, call),
+        const { type, file, chatLength, callId, partial } = await receiveMultipart(
+          request,
+          options.incomingDir,
+          (t, call) => media.checkKind(principal, params.id, side, t, call),
         );
-        const hash = uploadRequestHash(params.id, type, file.sha256, chatLength, callId);
+        const hash = uploadRequestHash(params.id, type, file.sha256, chatLength, callId, partial);
         const result = await media.accept(principal, { ...base, requestHash: hash }, params.id, type, file, {
           ...(chatLength === undefined ? {} : { chatLength }),
           ...(callId === undefined ? {} : { callId }),
+          ...(partial === undefined ? {} : { partial }),
         });
         if (result.replayed) void reply.header('idempotent-replayed', 'true');
         return result.body;

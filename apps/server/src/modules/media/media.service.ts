@@ -110,6 +110,7 @@ export function toUpload(row: MediaRow): MediaUpload {
     createdAt: row.created_at,
     url: mediaUrl(row.case_id, row.id, type),
     ...(row.call_id !== null ? { callId: row.call_id } : {}),
+    ...(row.partial === 1 ? { partial: true as const } : {}),
   };
 }
 
@@ -291,9 +292,10 @@ export function createMediaService(deps: MediaServiceDeps) {
       caseId: string,
       type: MediaType,
       file: ReceivedFile,
-      options: { allowClosed?: boolean; chatLength?: number; callId?: string } = {},
+      options: { allowClosed?: boolean; chatLength?: number; callId?: string; partial?: true } = {},
     ): Promise<Answer<MediaUploadResponse>> {
       const callId = type === 'callrecording' ? options.callId : undefined;
+      const partial = callId !== undefined ? options.partial : undefined;
       let stored: string | null = null;
       let draft: VoiceMemoDraft | null = null;
       try {
@@ -341,7 +343,9 @@ export function createMediaService(deps: MediaServiceDeps) {
               if (callId !== undefined && (await repo.recordingOf(callId, trx)))
                 throw conflict(mediaMessages.alreadyRecorded);
               const event =
-                callId !== undefined ? await emit('callrecording', { ...added, callId }) : await emit(type, added);
+                callId !== undefined
+                  ? await emit('callrecording', { ...added, callId, ...(partial ? { partial } : {}) })
+                  : await emit(type, added);
               const row: MediaRow = {
                 id: uploadId,
                 case_id: caseId,
@@ -360,6 +364,7 @@ export function createMediaService(deps: MediaServiceDeps) {
                 created_at: now,
                 converted_at: ready ? now : null,
                 call_id: callId ?? null,
+                partial: partial ? 1 : null,
               };
               await repo.insert(trx, row);
               const answer: MediaUploadResponse = {
