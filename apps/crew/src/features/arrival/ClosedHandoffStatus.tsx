@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useSession, type HandoffWatch } from '../../lib/session';
 
 const clock = (iso: string) => {
@@ -38,6 +38,8 @@ function useUnexpiredHandoffWatch(): HandoffWatch | null {
   const watch = useSession((state) => state.handoffWatch);
   const token = watch?.token ?? null;
   const expiresAt = watch?.expiresAt ?? null;
+  // One already expired when Start opens is not drawn even for the frame before the effect drops it.
+  const [openedAt] = useState(() => Date.now());
   useEffect(() => {
     if (token === null || expiresAt === null) return undefined;
     const drop = () => {
@@ -51,6 +53,6 @@ function useUnexpiredHandoffWatch(): HandoffWatch | null {
     const timer = setTimeout(drop, left);
     return () => clearTimeout(timer);
   }, [token, expiresAt]);
-  if (watch === null || Date.parse(watch.expiresAt) <= Date.now()) return null;
+  if (watch === null || Date.parse(watch.expiresAt) <= openedAt) return null;
   return watch;
 }
