@@ -1,5 +1,5 @@
 import { expect, test, type Locator } from '@playwright/test';
-import { signInToStart, snap } from '../support/crew';
+import { atPath, signInToStart, snap } from '../support/crew';
 import { chooseHospital, startCase } from '../support/cases';
 import { hospitals, teams, users } from '../support/demo';
 
@@ -56,6 +56,67 @@ for (const { name, viewport } of VIEWPORTS) {
       await expect(page.getByTestId('delivery-state')).toContainText(`Sent to ${hospitals.riversideRegional}`);
       expect(await truncated(page.locator('.case-status__line')), 'status line cut off').toEqual([]);
       await snap(page, testInfo, `case-location-off-seen-${viewport.width}x${viewport.height}`, { fullPage: false });
+    });
+  });
+}
+
+// The closed case's hand-over (decision 0038): a crew waiting for the ED to accept the patient reads it on
+// Start without scrolling, and it is not under the pinned START CASE, which stays in thumb reach at the
+// bottom (issue 16).
+const ST_MARYS = "St. Mary's Hospital";
+const HANDOFF_VIEWPORTS = [...VIEWPORTS, { name: 'tablet landscape 960×600', viewport: { width: 960, height: 600 } }];
+
+for (const { name, viewport } of HANDOFF_VIEWPORTS) {
+  test.describe(name, () => {
+    test.use({ viewport, isMobile: true, hasTouch: true, deviceScaleFactor: 1 });
+
+    test(`Start shows "Waiting for handoff" above the fold with START CASE (${name})`, async ({ page }, testInfo) => {
+      test.setTimeout(60_000);
+      await signInToStart(page, users.medic1.username, teams.riverside, 'Medic 2');
+      await startCase(page);
+      // Riverside Regional asks for the patient's name before a close; St. Mary's does not.
+      await chooseHospital(page, ST_MARYS);
+      await page.getByRole('button', { name: 'Close Case' }).click();
+      await page.getByRole('alertdialog', { name: 'Close Case' }).getByRole('button', { name: 'Yes' }).click();
+      await expect(page).toHaveURL(atPath('/start'));
+      // St. Mary's takes case feedback: the crew answers later.
+      const feedback = page.getByRole('dialog', { name: 'Case Feedback' });
+      await feedback.getByRole('button', { name: 'Close' }).click();
+      await expect(feedback).toBeHidden();
+
+      const waiting = page.getByTestId('closed-handoff-waiting');
+      await expect(waiting).toHaveText(`Waiting for handoff at ${ST_MARYS}`, { timeout: 15_000 });
+      const startButton = page.getByRole('button', { name: 'START CASE' });
+      await snap(page, testInfo, `start-handoff-waiting-${viewport.width}x${viewport.height}`, { fullPage: false });
+      await expect(waiting).toBeInViewport({ ratio: 1 });
+      await expect(startButton).toBeInViewport({ ratio: 1 });
+      // Not hidden behind the pinned button's bar: what is drawn at the line's corners is the line itself.
+      expect(await drawnOnTop(waiting), 'hand-over line covered').toBe(true);
+      // Thumb reach: START CASE in the lower part of the screen on a phone and a portrait tablet.
+      const box = (await startButton.boundingBox())!;
+      if (viewport.height > viewport.width) expect(box.y + box.height).toBeGreaterThan(viewport.height * 0.75);
+    });
+  });
+}
+
+/**
+ * Whether the element is what the browser hit-tests across it (nothing else drawn over it): at its middle
+ * and a quarter in from each edge (not at the corners, which its rounded frame clips).
+ */
+async function drawnOnTop(locator: Locator): Promise<boolean> {
+  return locator.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const [x, y, dx, dy] = [r.left + r.width / 2, r.top + r.height / 2, r.width / 4, r.height / 4];
+    const points = [
+      [x, y],
+      [x - dx, y],
+      [x + dx, y],
+      [x, y - dy],
+      [x, y + dy],
+    ] as const;
+    return points.every(([px, py]) => {
+      const hit = document.elementFromPoint(px, py);
+      return hit !== null && el.contains(hit);
     });
   });
 }

@@ -35,11 +35,12 @@ async function main(): Promise<void> {
   let firstScreenCode: Promise<unknown> = Promise.resolve();
   if (caseFirst) preloadCasePage();
   else if (!__INBOUND_DESKTOP__ && window.location.pathname === paths.start) firstScreenCode = preloadStartPage();
-  try {
-    await hydrateSession();
-  } catch (error) {
-    console.error('stored session could not be read; starting signed out', error);
-  }
+  // Start's code is awaited with the session (it never rejects): the screen then draws in the first
+  // render, and until then the page shows the splash from index.html, not a spinner in between.
+  const session = hydrateSession().catch((error: unknown) =>
+    console.error('stored session could not be read; starting signed out', error),
+  );
+  await Promise.all([session, firstScreenCode]);
   validateSession();
   // No hint (first start after an update, storage cleared): still load it before the first render.
   if (useSession.getState().caseActive) preloadCasePage();

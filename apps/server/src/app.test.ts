@@ -104,6 +104,7 @@ describe('static apps', () => {
     mkdirSync(path.join(crew, 'assets'), { recursive: true });
     mkdirSync(path.join(hospital, 'assets'), { recursive: true });
     writeFileSync(path.join(crew, 'index.html'), '<!doctype html><title>crew</title>');
+    writeFileSync(path.join(crew, 'start.html'), '<!doctype html><title>crew start</title>');
     writeFileSync(path.join(crew, 'assets', 'index-abc123.js'), 'console.log(1)');
     writeFileSync(path.join(crew, 'sw.js'), 'self.addEventListener("fetch", () => {})');
     writeFileSync(path.join(hospital, 'index.html'), '<!doctype html><title>hospital</title>');
@@ -122,6 +123,15 @@ describe('static apps', () => {
       const res = await t.get(url, null, html);
       expect(res.statusCode, url).toBe(200);
       expect(res.body).toContain('<title>crew</title>');
+      expect(res.headers['cache-control']).toBe('no-cache');
+    }
+  });
+
+  it("answers /start with start.html (Start's chunk preloaded), no-cache as index.html", async () => {
+    for (const url of ['/start', '/start?from=push']) {
+      const res = await t.get(url, null, html);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).toContain('<title>crew start</title>');
       expect(res.headers['cache-control']).toBe('no-cache');
     }
   });

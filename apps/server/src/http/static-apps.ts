@@ -1,7 +1,8 @@
 /**
  * Serves the built web apps from the same origin as the API (no CORS, one URL to hand a crew): the
  * crew app at `/`, the hospital console at `/hospital/`. Both use history routing, so a deep link such
- * as /team-selection gets the app's index.html. A missing build is a warning, not a failure: the API
+ * as /team-selection gets the app's index.html; /start gets the crew build's start.html when there is one
+ * (the same page with Start's chunk preloaded: a signed-in crew's first screen, issue 16). A missing build is a warning, not a failure: the API
  * and its tests run without the front ends built.
  *
  * A build does not change while the server runs, so each of its files gets a route when the server
@@ -31,9 +32,11 @@ export async function registerStaticApps(
   dists: { crewDist: string; hospitalDist: string },
 ): Promise<void> {
   const crewIndex = path.join(dists.crewDist, 'index.html');
+  const crewStart = path.join(dists.crewDist, 'start.html');
   const hospitalIndex = path.join(dists.hospitalDist, 'index.html');
   const hasCrew = existsSync(crewIndex);
   const hasHospital = existsSync(hospitalIndex);
+  const hasCrewStart = existsSync(crewStart);
 
   if (hasCrew) {
     await app.register(fastifyStatic, {
@@ -84,7 +87,8 @@ export async function registerStaticApps(
     if (wantsPage) {
       const inHospital = pathname === HOSPITAL_PREFIX || pathname.startsWith(`${HOSPITAL_PREFIX}/`);
       if (inHospital && hasHospital) return sendIndex(reply, hospitalIndex);
-      if (!inHospital && hasCrew) return sendIndex(reply, crewIndex);
+      if (!inHospital && hasCrew)
+        return sendIndex(reply, pathname === '/start' && hasCrewStart ? crewStart : crewIndex);
     }
     throw notFound('Resource');
   });

@@ -1,5 +1,5 @@
-import { useHandoffWatch } from './handoffWatch';
-import './arrival.css';
+import { useEffect, useState } from 'react';
+import { useSession, type HandoffWatch } from '../../lib/session';
 
 const clock = (iso: string) => {
   const d = new Date(iso);
@@ -9,10 +9,13 @@ const clock = (iso: string) => {
 /**
  * Start's line for the closed case's hand-over (decision 0038): "Waiting for handoff at …" until the ED
  * accepts transfer of care, then "Handoff accepted by … hh:mm", for 2 h after the close. It names the
- * hospital only: the device no longer holds the case.
+ * hospital only: the device no longer holds the case. Drawn from the stored session with Start's first
+ * paint, at the top of the screen (issue 16: a crew waiting at the ED reads it without scrolling, and
+ * nothing moves under a finger when it appears); asking the server is `useHandoffWatchPolling`'s, which
+ * comes with Start's live chunk.
  */
 export function ClosedHandoffStatus() {
-  const watch = useHandoffWatch();
+  const watch = useUnexpiredHandoffWatch();
   if (!watch) return null;
   return (
     <section className="closed-handoff" aria-label="Hand-over of the closed case">
@@ -28,4 +31,28 @@ export function ClosedHandoffStatus() {
       )}
     </section>
   );
+}
+
+/** The session's watch until its expiry, when it is dropped (an expired one is never drawn). */
+function useUnexpiredHandoffWatch(): HandoffWatch | null {
+  const watch = useSession((state) => state.handoffWatch);
+  const token = watch?.token ?? null;
+  const expiresAt = watch?.expiresAt ?? null;
+  // One already expired when Start opens is not drawn even for the frame before the effect drops it.
+  const [openedAt] = useState(() => Date.now());
+  useEffect(() => {
+    if (token === null || expiresAt === null) return undefined;
+    const drop = () => {
+      if (useSession.getState().handoffWatch?.token === token) useSession.setState({ handoffWatch: null });
+    };
+    const left = Date.parse(expiresAt) - Date.now();
+    if (left <= 0) {
+      drop();
+      return undefined;
+    }
+    const timer = setTimeout(drop, left);
+    return () => clearTimeout(timer);
+  }, [token, expiresAt]);
+  if (watch === null || Date.parse(watch.expiresAt) <= openedAt) return null;
+  return watch;
 }

@@ -5,7 +5,13 @@ import { ApiError } from '../../lib/apiError';
 import { applyHandoffWatchIssued } from '../../lib/caseOutbox';
 import { resetSessionForTests, useSession, type HandoffWatch } from '../../lib/session';
 import { ClosedHandoffStatus } from './ClosedHandoffStatus';
-import { HANDOFF_POLL_MS } from './handoffWatch';
+import { HANDOFF_POLL_MS, useHandoffWatchPolling } from './handoffWatch';
+
+/** Start as it is once its live chunk is in: the line (drawn from the session) and the polling. */
+function StartWithPolling() {
+  useHandoffWatchPolling();
+  return <ClosedHandoffStatus />;
+}
 
 const ISSUED_AT = Date.parse('2026-11-27T10:00:00.000Z');
 const EXPIRES_AT = '2026-11-27T12:00:00.000Z';
@@ -51,7 +57,7 @@ describe('the closed case’s hand-over on Start', () => {
         handoff: { byName: 'Taylor Brooks', at: ACCEPTED_AT },
       } as never);
     resetSessionForTests({ handoffWatch: watch() });
-    render(<ClosedHandoffStatus />);
+    render(<StartWithPolling />);
     expect(screen.getByTestId('closed-handoff-waiting').textContent).toBe(`Waiting for handoff at ${HOSPITAL}`);
     await act(async () => {
       await vi.advanceTimersByTimeAsync(HANDOFF_POLL_MS);
@@ -71,7 +77,7 @@ describe('the closed case’s hand-over on Start', () => {
   it('goes at the expiry, and when the server no longer knows the token', async () => {
     vi.spyOn(api, 'call').mockRejectedValue(new ApiError('http', 404, 'Handoff watch not found.'));
     resetSessionForTests({ handoffWatch: watch() });
-    render(<ClosedHandoffStatus />);
+    render(<StartWithPolling />);
     await act(async () => {
       await vi.advanceTimersByTimeAsync(0);
     });
@@ -81,7 +87,7 @@ describe('the closed case’s hand-over on Start', () => {
     cleanup();
     vi.spyOn(api, 'call').mockRejectedValue(new ApiError('noResponse'));
     resetSessionForTests({ handoffWatch: watch({ expiresAt: new Date(ISSUED_AT + 60_000).toISOString() }) });
-    render(<ClosedHandoffStatus />);
+    render(<StartWithPolling />);
     await act(async () => {
       await vi.advanceTimersByTimeAsync(30_000);
     });
@@ -92,5 +98,20 @@ describe('the closed case’s hand-over on Start', () => {
     });
     expect(useSession.getState().handoffWatch).toBeNull();
     expect(screen.queryByTestId('closed-handoff-waiting')).toBeNull();
+  });
+
+  it('is drawn from the session alone, before anything asks the server, and never once expired', () => {
+    const call = vi.spyOn(api, 'call');
+    resetSessionForTests({ handoffWatch: watch() });
+    render(<ClosedHandoffStatus />);
+    expect(screen.getByTestId('closed-handoff-waiting').textContent).toBe(`Waiting for handoff at ${HOSPITAL}`);
+    expect(call).not.toHaveBeenCalled();
+
+    cleanup();
+    vi.setSystemTime(Date.parse(EXPIRES_AT));
+    resetSessionForTests({ handoffWatch: watch() });
+    render(<ClosedHandoffStatus />);
+    expect(screen.queryByTestId('closed-handoff-waiting')).toBeNull();
+    expect(useSession.getState().handoffWatch).toBeNull();
   });
 });

@@ -5,12 +5,12 @@
  * a watch: the session keeps only its opaque token, the hospital's name and when it expires
  * (lib/session `handoffWatch`, filled by lib/caseOutbox). Start asks the server with the token every
  * HANDOFF_POLL_MS until the hand-over is accepted; the watch goes at its expiry (2 h) or when the server
- * no longer knows the token.
+ * no longer knows the token. The line, and dropping the watch at its expiry, are ClosedHandoffStatus's.
  */
 import { useEffect } from 'react';
 import { ApiError } from '../../lib/apiError';
 import { api } from '../../lib/apiClient';
-import { useSession, type HandoffWatch } from '../../lib/session';
+import { useSession } from '../../lib/session';
 
 /** How often Start asks while the hand-over is still to come (a hand-over takes minutes, not seconds). */
 export const HANDOFF_POLL_MS = 15_000;
@@ -31,30 +31,17 @@ export async function pollHandoffWatch(): Promise<void> {
   }
 }
 
-/** While Start shows the watch: polls until the hand-over is known, and drops the watch at its expiry. */
-export function useHandoffWatch(): HandoffWatch | null {
-  const watch = useSession((state) => state.handoffWatch);
-  const token = watch?.token ?? null;
-  const waiting = watch !== null && watch.handoff === null;
-  const expiresAt = watch?.expiresAt ?? null;
+/**
+ * While Start is open: asks until the hand-over is known (ClosedHandoffStatus draws the answer from the
+ * session). Part of Start's live chunk, with the API client.
+ */
+export function useHandoffWatchPolling(): void {
+  const token = useSession((state) => state.handoffWatch?.token ?? null);
+  const waiting = useSession((state) => state.handoffWatch !== null && state.handoffWatch.handoff === null);
   useEffect(() => {
     if (token === null || !waiting) return undefined;
     void pollHandoffWatch();
     const timer = setInterval(() => void pollHandoffWatch(), HANDOFF_POLL_MS);
     return () => clearInterval(timer);
   }, [token, waiting]);
-  useEffect(() => {
-    if (token === null || expiresAt === null) return undefined;
-    const drop = () => {
-      if (useSession.getState().handoffWatch?.token === token) useSession.setState({ handoffWatch: null });
-    };
-    const left = Date.parse(expiresAt) - Date.now();
-    if (left <= 0) {
-      drop();
-      return undefined;
-    }
-    const timer = setTimeout(drop, left);
-    return () => clearTimeout(timer);
-  }, [token, expiresAt]);
-  return watch;
 }

@@ -9,21 +9,21 @@ import { useEffect, useState } from 'react';
 import { useSession } from '../../lib/session';
 import { CaseFeedbackModal } from '../case/CaseFeedbackModal';
 import { prefetchComplaintSet } from '../complaints/queries';
+import { useHandoffWatchPolling } from '../arrival/handoffWatch';
 import { useUserPushTopic } from '../push/pushSubscription';
 import { TransferModals } from '../transfer/TransferModals';
 
 export { MessageCenterLive } from '../messages/MessageCenterButton';
 export { startCase } from '../case/startCase';
-// Below START CASE: closed cases still sending, the closed case's hand-over, and the offer to turn on
-// notifications.
+// Below START CASE: closed cases still sending, and the offer to turn on notifications.
 export { ClosedCasesStatus } from './ClosedCasesStatus';
-export { ClosedHandoffStatus } from '../arrival/ClosedHandoffStatus';
 export { NotificationsPrompt } from '../push/NotificationsPrompt';
 
 /**
  * What Start keeps running while it is open: the user's push topic, the team's complaint list kept on the
- * device while there is coverage (a case may start without), the transfer dialogs and the case feedback
- * question (asked once each time Start opens, spec §2).
+ * device while there is coverage (a case may start without), the question to the server whether the closed
+ * case's hand-over was accepted, the transfer dialogs and the case feedback question (asked once each time
+ * Start opens, spec §2).
  */
 export function StartBackground() {
   // Asked once each time Start opens (spec §2); closing it after a failure keeps it for next time.
@@ -31,6 +31,7 @@ export function StartBackground() {
   const team = useSession((state) => state.selectedTeam);
   const feedbackPending = useSession((state) => state.caseFeedbackPending);
   useUserPushTopic();
+  useHandoffWatchPolling();
   useEffect(() => {
     if (team) void prefetchComplaintSet(team);
   }, [team]);

@@ -9,6 +9,7 @@ import { SupportContact } from '../../ui/SupportContact';
 import { TopBar } from '../../ui/TopBar';
 import { LogoutButton } from '../auth/LogoutButton';
 import { validateSession } from '../auth/session';
+import { ClosedHandoffStatus } from '../arrival/ClosedHandoffStatus';
 import { HospitalStatusList } from '../hospitalStatus/HospitalStatusList';
 import { MessageCenterEnvelope } from '../messages/MessageCenterEnvelope';
 import { formatDisplayTime, shiftEndInstant } from '../shift/shiftTime';
@@ -23,7 +24,6 @@ import { StorageWarning } from './StorageWarning';
 const loadStartLive = () => import('./StartLive');
 const MessageCenterLive = lazy(async () => ({ default: (await loadStartLive()).MessageCenterLive }));
 const ClosedCasesStatus = lazy(async () => ({ default: (await loadStartLive()).ClosedCasesStatus }));
-const ClosedHandoffStatus = lazy(async () => ({ default: (await loadStartLive()).ClosedHandoffStatus }));
 const NotificationsPrompt = lazy(async () => ({ default: (await loadStartLive()).NotificationsPrompt }));
 const StartBackground = lazy(async () => ({ default: (await loadStartLive()).StartBackground }));
 
@@ -78,6 +78,8 @@ export function StartPage() {
         <p className="welcome">
           Welcome, <strong>{user?.displayName}</strong>
         </p>
+        {/* The last patient's hand-over first: a crew waiting at the ED reads it without scrolling (issue 16). */}
+        <ClosedHandoffStatus />
         <nav className="menu" aria-label="Shift">
           <LogoutButton />
           <MenuRow
@@ -113,7 +115,6 @@ export function StartPage() {
         {/* Below START CASE: a notice for later must never push the one urgent button off a phone's screen. */}
         {painted && (
           <Suspense fallback={null}>
-            <ClosedHandoffStatus />
             <ClosedCasesStatus />
           </Suspense>
         )}
