@@ -53,7 +53,8 @@ describe.each(dialects)('a case write, statement by statement, on %s', (dialect)
     await t.close();
   });
 
-  const patchAge = (age: number) => send(t, 'PATCH', `/v4/twiageCases/${caseId}`, token, { body: { age, agePeriod: 3 } });
+  const patchAge = (age: number) =>
+    send(t, 'PATCH', `/v4/twiageCases/${caseId}`, token, { body: { age, agePeriod: 3 } });
   const reportPosition = () =>
     send(t, 'POST', `/v4/twiageCases/${caseId}/locationUpdates`, token, {
       body: { latitude: 41.9, longitude: -87.63, accuracy: 8, recordedAt: '2026-11-21T11:59:00.000Z' },
