@@ -100,8 +100,8 @@ export function createCasesRepository(db: Kysely<DB>, transact?: TransactionRunn
     ): Promise<{ stored: StoredAnswer | null; found: { row: CaseRow; role: string | null } | null }> {
       const read = (await statements.findForWrite(db, userId, userId, key, id)).rows[0];
       if (!read) {
-        const stored = (await statements.findIdempotencyKey(db, userId, key)).rows[0] ?? null;
-        return { stored, found: null };
+        const known = (await statements.findIdempotencyKey(db, userId, key)).rows[0];
+        return { stored: known ? { request_hash: known.request_hash, response: known.response } : null, found: null };
       }
       const { access_role, stored_request_hash, stored_response, ...row } = read;
       const stored =
