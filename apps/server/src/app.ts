@@ -305,7 +305,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     transfers: liveTransfers,
     outbox: caseOutbox,
     // The destination's geofence, checked with each position report (issue 15, arrival).
-    arrival: createFences(repos.arrival, hospitals),
+    arrival: createFences(repos.arrival),
   });
   const arrival = createArrivalService({ repo: repos.arrival, clock, access: caseAccess, cases, hospitals });
   registerBuiltInChannels(channelAuthorizers, {

@@ -4,13 +4,37 @@
  * only by the cases service; this reads it.
  */
 import type { Kysely } from 'kysely';
+import { prepareQuery } from '../../db/prepared.js';
 import type { DB } from '../../db/schema.js';
 
 /** How many case ids go into one `in (…)` list. */
 const CHUNK = 500;
 
 export function createArrivalRepository(db: Kysely<DB>) {
+  // Read with every position report of a case that has a destination (issue 11): one compiled point read
+  // of what a geofence needs, where the hospital, its statuses and its settings were three queries.
+  const fenceOf = prepareQuery(
+    db,
+    (hospitalId: string) =>
+      db
+        .selectFrom('hospitals')
+        .leftJoin('hospital_arrival_settings', 'hospital_arrival_settings.hospital_id', 'hospitals.id')
+        .select([
+          'hospitals.latitude',
+          'hospitals.longitude',
+          'hospitals.non_twiage',
+          'hospital_arrival_settings.arrival_radius_m',
+        ])
+        .where('hospitals.id', '=', hospitalId),
+    1,
+  );
   return {
+    /** The hospital's position, whether it is on the platform, and its arrival radius (null: the default). */
+    async fence(hospitalId: string) {
+      const [row] = await fenceOf(hospitalId);
+      return row ?? null;
+    },
+
     async settings(hospitalId: string) {
       return db
         .selectFrom('hospital_arrival_settings')

@@ -20,7 +20,7 @@ import {
   type OffloadReportQuery,
 } from '@inbound/contract';
 import type { Clock } from '../../clock.js';
-import { parseJson } from '../../db/json.js';
+import { fromFlag, parseJson } from '../../db/json.js';
 import type { CaseRow } from '../../db/schema.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
 import { isOrgAdmin, type Principal } from '../auth/principal.js';
@@ -59,18 +59,18 @@ async function arrivalSettingsOf(
 }
 
 /**
- * The destinations' geofences, for the cases service's position reports: reads only (the repository and
- * the hospitals), so the cases service does not depend on this service, which writes through it.
+ * The destinations' geofences, for the cases service's position reports: reads only (the repository),
+ * so the cases service does not depend on this service, which writes through it.
  */
-export function createFences(repo: Pick<ArrivalRepository, 'settings'>, hospitals: ArrivalServiceDeps['hospitals']) {
+export function createFences(repo: Pick<ArrivalRepository, 'fence'>) {
   return {
     async fenceOf(hospitalId: string): Promise<Fence | null> {
-      const [[hospital], settings] = await Promise.all([
-        hospitals.hospitalsByIds([hospitalId]),
-        arrivalSettingsOf(repo, hospitalId),
-      ]);
-      if (!hospital?.location || hospital.nonTwiage) return null;
-      return { center: hospital.location, radiusM: settings.arrivalRadiusM };
+      const row = await repo.fence(hospitalId);
+      if (!row || row.latitude === null || row.longitude === null || fromFlag(row.non_twiage)) return null;
+      return {
+        center: { latitude: Number(row.latitude), longitude: Number(row.longitude) },
+        radiusM: row.arrival_radius_m === null ? DEFAULT_ARRIVAL_RADIUS_M : Number(row.arrival_radius_m),
+      };
     },
   };
 }
@@ -113,7 +113,7 @@ export function createArrivalService(deps: ArrivalServiceDeps) {
 
   return {
     /** The destination's geofence, for the cases service's position reports. */
-    fenceOf: createFences(repo, hospitals).fenceOf,
+    fenceOf: createFences(repo).fenceOf,
 
     /** POST …/inbound/{caseId}/arrived */
     markArrived(principal: Principal, hospitalId: string, caseId: string): Promise<ArrivalStateResponse> {

@@ -43,6 +43,8 @@ export function createBoardCards({ repo, complaints }: BoardCardsDeps) {
       Promise.all(setIds.map(async (id) => [id, await complaints.setById(id)] as const)),
     ]);
     const setById = new Map(sets);
+    // Each set's tag names once per call, not once per card (a relay batch builds up to 100 cards).
+    const tagNamesBySet = new Map(sets.map(([id, set]) => [id, tagsOf(set)]));
     const agencyById = new Map(agencyRows.map((a) => [a.id, a]));
     const truckById = new Map(truckRows.map((t) => [t.id, t]));
     // Rows come oldest first: the last one seen per tag is its newest save.
@@ -55,7 +57,7 @@ export function createBoardCards({ repo, complaints }: BoardCardsDeps) {
     }
     return rows.map((row) => {
       const set = setById.get(row.complaint_set_id) ?? null;
-      const tagNames = tagsOf(set);
+      const tagNames = tagNamesBySet.get(row.complaint_set_id) ?? tagsOf(null);
       const complaint: Complaint | undefined = row.complaint_id ? set?.complaints.get(row.complaint_id) : undefined;
       const tags: BoardTag[] = tagRows
         .filter((t) => t.case_id === row.id)

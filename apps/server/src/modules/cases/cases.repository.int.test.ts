@@ -157,6 +157,28 @@ describe.each(dialects)('cases storage on %s', (dialect) => {
     expect(await repo.findWithAccess('nope', IDS.users.medic1)).toBeNull();
   });
 
+  it('reads the key, the case and the access in one statement, and a known key when the case is not found', async () => {
+    const { repo, cases } = services();
+    const { body } = await cases.create(medic1, writeContext(), null, createBody);
+    const stored = { request_hash: 'h-stored', response: '{"stored":true}' };
+    const key = { user_id: IDS.users.medic1, key: randomUUID(), case_id: body.id, status: 200, created_at: 'now' };
+    await repo.transaction((trx) => repo.insertIdempotencyKey(trx, { ...key, ...stored }));
+
+    const owner = await repo.findForWrite(body.id, IDS.users.medic1, key.key);
+    expect(owner.stored).toEqual(stored);
+    expect(owner.found?.role).toBe('owner');
+    expect(owner.found?.row).toMatchObject({ id: body.id, case_number: body.caseNumber, version: 1 });
+    expect(owner.found?.row).not.toHaveProperty('stored_response');
+    // Another user's key of the same name is not theirs; a fresh key finds nothing stored.
+    const other = await repo.findForWrite(body.id, IDS.users.medic2, key.key);
+    expect(other).toEqual({ stored: null, found: { row: owner.found!.row, role: null } });
+    expect((await repo.findForWrite(body.id, IDS.users.medic1, randomUUID())).stored).toBeNull();
+    // The key used on a case id that does not exist: the stored answer is still found (the service
+    // answers it, or 409 when the request differs), the case is not.
+    expect(await repo.findForWrite('nope', IDS.users.medic1, key.key)).toEqual({ stored, found: null });
+    expect(await repo.findForWrite('nope', IDS.users.medic1, randomUUID())).toEqual({ stored: null, found: null });
+  });
+
   it('writes one event when N identical requests race with one key, and N in order with N keys', async () => {
     const createKey = randomUUID();
     const created = await Promise.all(

@@ -88,6 +88,29 @@ export function createCasesRepository(db: Kysely<DB>, transact?: TransactionRunn
       return { row, role: access_role };
     },
 
+    /**
+     * What a change of the case reads before its transaction, in one statement (issue 11; two before):
+     * the user's answer stored under the idempotency key, the case and the user's role on its access list.
+     * Without the case (gone, or a wrong id) the key is looked up alone, so a known key is still answered.
+     */
+    async findForWrite(
+      id: string,
+      userId: string,
+      key: string,
+    ): Promise<{ stored: StoredAnswer | null; found: { row: CaseRow; role: string | null } | null }> {
+      const read = (await statements.findForWrite(db, userId, userId, key, id)).rows[0];
+      if (!read) {
+        const known = (await statements.findIdempotencyKey(db, userId, key)).rows[0];
+        return { stored: known ? { request_hash: known.request_hash, response: known.response } : null, found: null };
+      }
+      const { access_role, stored_request_hash, stored_response, ...row } = read;
+      const stored =
+        stored_request_hash === null || stored_response === null
+          ? null
+          : { request_hash: stored_request_hash, response: stored_response };
+      return { stored, found: { row, role: access_role } };
+    },
+
     /** Whether the user is on the case's access list (its owner, or later a crew it was transferred to). */
     async hasAccess(caseId: string, userId: string): Promise<boolean> {
       const row = await db
@@ -228,6 +251,12 @@ export function createCasesRepository(db: Kysely<DB>, transact?: TransactionRunn
 
 export type CasesRepository = ReturnType<typeof createCasesRepository>;
 
+/** An answer stored under an idempotency key: what a repeat of the request is answered. */
+export interface StoredAnswer {
+  request_hash: string;
+  response: string;
+}
+
 /** A unique or primary-key violation, on either database (a racing duplicate, a taken case number). */
 export function isUniqueViolation(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
@@ -271,6 +300,26 @@ function writePathStatements(db: Kysely<DB>) {
         .select('case_access.role as access_role')
         .where('cases.id', '=', id),
     2,
+  );
+  const findForWrite = prepareStatement(
+    db,
+    (accessUserId: string, keyUserId: string, key: string, id: string) =>
+      db
+        .selectFrom('cases')
+        .leftJoin('case_access', (join) =>
+          join.onRef('case_access.case_id', '=', 'cases.id').on('case_access.user_id', '=', accessUserId),
+        )
+        .leftJoin('case_idempotency_keys as stored', (join) =>
+          join.on('stored.user_id', '=', keyUserId).on('stored.key', '=', key),
+        )
+        .selectAll('cases')
+        .select([
+          'case_access.role as access_role',
+          'stored.request_hash as stored_request_hash',
+          'stored.response as stored_response',
+        ])
+        .where('cases.id', '=', id),
+    4,
   );
   // A case by id (access checks of other modules, the complaint set of a case).
   const findById = prepareStatement(db, (id: string) => db.selectFrom('cases').selectAll().where('id', '=', id), 1);
@@ -342,6 +391,7 @@ function writePathStatements(db: Kysely<DB>) {
     findById,
     lockForWrite,
     findWithAccess,
+    findForWrite,
     findIdempotencyKey,
     insertIdempotencyKey,
     async appendEvent(trx: Transaction<DB>, event: RecordedCaseEvent): Promise<void> {

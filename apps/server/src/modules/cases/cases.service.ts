@@ -293,11 +293,8 @@ export function createCasesService(deps: CasesServiceDeps) {
       authorise?: (found: CaseWithRole | null) => CaseRow;
     } = {},
   ): Promise<CaseAnswer<T>> {
-    // Both reads at once (PostgreSQL overlaps them); a known key is answered whatever the access says.
-    const [stored, found] = await Promise.all([
-      repo.findIdempotencyKey(principal.userId, ctx.idempotencyKey),
-      repo.findWithAccess(caseId, principal.userId),
-    ]);
+    // The key, the case and the access in one read; a known key is answered whatever the access says.
+    const { stored, found } = await repo.findForWrite(caseId, principal.userId, ctx.idempotencyKey);
     if (stored) return replay<T>(stored, ctx);
     const apply = await prepare((options.authorise ?? ownedCase)(found));
     try {
