@@ -105,7 +105,21 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function startServer(port: number, extraEnv: Record<string, string> = {}): Promise<BenchServer> {
+export interface StartOptions {
+  /**
+   * Run the server as `node --import tsx <entry>`, without npx and tsx's wrapper process, so the group's
+   * CPU is the server's alone. Under npx, npm's own process sometimes burns several ms of CPU per second
+   * while the server idles (0.5–7.5 ms/s, different in each of four servers started alike) — noise in a
+   * per-request figure at a low request rate, and not the same for every server.
+   */
+  serverOnly?: boolean;
+}
+
+export async function startServer(
+  port: number,
+  extraEnv: Record<string, string> = {},
+  options: StartOptions = {},
+): Promise<BenchServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'inbound-bench-'));
   // BENCH_SERVER_CPU_PROF=<dir>: the server runs under `node --cpu-prof` (written when it stops), to
   // see where a run's time goes. npx and tsx's wrapper are skipped then, so the profile is the server's.
@@ -115,7 +129,9 @@ export async function startServer(port: number, extraEnv: Record<string, string>
   const entry = process.env.BENCH_SERVER_ENTRY ?? 'apps/server/src/main.ts';
   const [command, args] = profileDir
     ? ['node', ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--import', 'tsx', entry]]
-    : ['npx', ['tsx', entry]];
+    : options.serverOnly
+      ? ['node', ['--import', 'tsx', entry]]
+      : ['npx', ['tsx', entry]];
   const child = spawn(command, args, {
     cwd: REPO_ROOT,
     env: {
