@@ -4,11 +4,6 @@
  * as /team-selection gets the app's index.html; /start gets the crew build's start.html when there is one
  * (the same page with Start's chunk preloaded: a signed-in crew's first screen, issue 16). A missing build is a warning, not a failure: the API
  * and its tests run without the front ends built.
- *
- * A build does not change while the server runs, so each of its files gets a route when the server
- * starts (`wildcard: false`): any other path — an API typo, a scanner's guesses — goes straight to the
- * not-found handler, instead of a directory read per path segment (@fastify/static checks a wildcard
- * path's spelling against the disk) that cost a miss ~4× a /health answer.
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -46,7 +41,6 @@ export async function registerStaticApps(
       preCompressed: true,
       cacheControl: false,
       setHeaders: cacheHeaders,
-      wildcard: false,
     });
   } else {
     app.log.warn({ dist: dists.crewDist }, 'crew app not built: / serves nothing (run npm run build)');
@@ -57,11 +51,10 @@ export async function registerStaticApps(
       root: dists.hospitalDist,
       prefix: `${HOSPITAL_PREFIX}/`,
       decorateReply: false,
-      // /hospital answers as /hospital/ does: the router ignores a trailing slash (http/server.ts).
+      redirect: true,
       preCompressed: true,
       cacheControl: false,
       setHeaders: cacheHeaders,
-      wildcard: false,
     });
   } else {
     app.log.warn(
