@@ -1,12 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import type { User, UserRole } from '@inbound/contract';
-
-const roleLabels: Record<UserRole, string> = {
-  crew: 'Crew',
-  edStaff: 'ED staff',
-  orgAdmin: 'Organisation admin',
-};
+import type { User } from '@inbound/contract';
+import { ROLE_LABELS } from '../../lib/roleLabels';
 
 interface AccountMenuProps {
   user: User;
@@ -24,7 +19,7 @@ export function AccountMenu({ user, onSignOut, signingOut }: AccountMenuProps) {
   const rootRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const panelId = useId();
-  const roles = user.roles.map((role) => roleLabels[role]).join(', ');
+  const roles = user.roles.map((role) => ROLE_LABELS[role]).join(', ');
 
   useEffect(() => {
     if (!open) return;

@@ -14,13 +14,9 @@ import {
 import { fieldErrors } from './fieldErrors';
 import { MembershipFields, type Memberships } from './MembershipFields';
 import { useClearMfa, useResetPassword, useSetDisabled, useUpdateUser } from './queries';
+import { ROLE_LABELS } from '../../../lib/roleLabels';
 import { TextField } from '../TextField';
 
-export const ROLE_LABELS: Record<UserRole, string> = {
-  crew: 'Crew',
-  edStaff: 'ED staff',
-  orgAdmin: 'Organisation admin',
-};
 const ROLES: UserRole[] = ['edStaff', 'crew', 'orgAdmin'];
 
 interface Props {

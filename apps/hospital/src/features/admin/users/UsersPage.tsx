@@ -5,7 +5,8 @@
 import { useState } from 'react';
 import type { AdminUser, OneTimePasswordResponse } from '@inbound/contract';
 import { useMe } from '../../auth/queries';
-import { EditUserForm, ROLE_LABELS } from './EditUserForm';
+import { ROLE_LABELS } from '../../../lib/roleLabels';
+import { EditUserForm } from './EditUserForm';
 import { InviteUserForm } from './InviteUserForm';
 import { OneTimePasswordPanel } from './OneTimePasswordPanel';
 import { useAdminUsers, useMembershipOptions } from './queries';
