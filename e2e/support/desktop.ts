@@ -52,15 +52,36 @@ export async function startDesktopHost(serverUrl: string): Promise<DesktopHost> 
     dataDir,
     output: () => output,
     stop: async () => {
-      if (child.exitCode === null && child.pid) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        process.kill(-child.pid, 'SIGTERM');
-        await exited;
-      }
-      // The window's last writes to its profile may trail the host's exit by a moment.
+      if (child.pid) await stopProcessGroup(child.pid);
       rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     },
   };
+}
+
+/**
+ * Ends a process group and waits until none of it is left: xvfb-run exits before the window's Chromium has
+ * finished writing its profile, whose removal then failed with ENOTEMPTY on a busy machine. SIGKILL after 15 s.
+ */
+async function stopProcessGroup(pgid: number): Promise<void> {
+  const alive = () => {
+    try {
+      process.kill(-pgid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  // Bounded: an orphan's zombie nobody reaps would answer `kill 0` for ever.
+  const gone = async (ms: number) => {
+    const deadline = Date.now() + ms;
+    while (alive() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    return !alive();
+  };
+  if (!alive()) return;
+  process.kill(-pgid, 'SIGTERM');
+  if (await gone(15_000)) return;
+  process.kill(-pgid, 'SIGKILL');
+  await gone(5_000);
 }
 
 /** The DevTools port of the window the host opened, once it is up (a new one after each reopen). */

@@ -164,8 +164,6 @@ const cardOf = (page: Page, caseNumber: string) => page.getByTestId('case-card')
 test('a stroke case reaches the live board within a second; the acknowledgement reaches the crew; they chat both ways', async ({
   browser,
 }, testInfo) => {
-  // Two apps and a whole case entry: on a busy 2-core CI machine it has taken over 60 s.
-  test.setTimeout(90_000);
   const ed = await consolePage(browser);
   await expect(ed.getByText(/No ambulances inbound|Inbound/).first()).toBeVisible();
 
@@ -236,8 +234,6 @@ test('a full board: priority 1 first, an unread message counted, one banner for 
   browser,
   baseURL,
 }, testInfo) => {
-  // Three consoles signed in and four screenshots: near a minute on a busy 2-core CI machine.
-  test.setTimeout(90_000);
   // Six cases from crews, one message waiting: the board as an ED would see it when they open it. (The
   // unread count is the board's answer; chat messages are published on the case's channel, not the board's.)
   const medic1Token = await apiToken(baseURL!, users.medic1.username);

@@ -32,7 +32,6 @@ for (const { name, viewport, isMobile } of VIEWPORTS) {
       page,
       browser,
     }, testInfo) => {
-      test.setTimeout(90_000);
       await countTapsAndScrolls(page);
       await signInToStart(page, users.medic1.username, teams.riverside, 'Medic 1');
       const result = await runFieldFlow(page, STROKE_FLOW);

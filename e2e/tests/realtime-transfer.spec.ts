@@ -78,10 +78,6 @@ test('medic1 hands the case to medic2: request, accept, the case with every fiel
   browser,
   baseURL,
 }, testInfo) => {
-  // Two crews signed in, a case entered and a transfer: 14 s on a quiet machine, past 30 s at load 11 with
-  // the pages' CPU slowed 4× (before and after Start's after-paint split alike), where the default budget
-  // ran out at the receiver's waiting text.
-  test.setTimeout(60_000);
   const dataDir = process.env.E2E_DATA_DIR!;
   const sender = await crew(browser, users.medic1.username, 'Medic 1');
   const receiver = await crew(browser, users.medic2.username, 'Medic 2');
@@ -127,7 +123,6 @@ test('medic1 hands the case to medic2: request, accept, the case with every fiel
 });
 
 test('decline, cancel and expiry each show their text', async ({ browser }) => {
-  test.setTimeout(90_000); // the server's expiry sweep runs every 15 s
   const dataDir = process.env.E2E_DATA_DIR!;
   const sender = await crew(browser, users.medic1.username, 'Medic 1');
   const receiver = await crew(browser, users.medic2.username, 'Medic 2');

@@ -28,7 +28,6 @@ for (const { name, viewport } of VIEWPORTS) {
     test(`Start, then the case's status line in full and the location notice short once seen (${name})`, async ({
       page,
     }, testInfo) => {
-      test.setTimeout(60_000);
       await signInToStart(page, users.medic1.username, teams.riverside, 'Medic 1');
       // A first open at /start: the crew's own screen from the stored session.
       await page.goto('/start');
@@ -71,7 +70,6 @@ for (const { name, viewport } of HANDOFF_VIEWPORTS) {
     test.use({ viewport, isMobile: true, hasTouch: true, deviceScaleFactor: 1 });
 
     test(`Start shows "Waiting for handoff" above the fold with START CASE (${name})`, async ({ page }, testInfo) => {
-      test.setTimeout(60_000);
       await signInToStart(page, users.medic1.username, teams.riverside, 'Medic 2');
       await startCase(page);
       // Riverside Regional asks for the patient's name before a close; St. Mary's does not.
