@@ -73,7 +73,7 @@ export default tseslint.config(
         },
         {
           selector:
-            'TSAsExpression[typeAnnotation.typeName.name=/^(ServerFrame|RealtimeEvent|ChannelMessage|CaseChannelMessage|HospitalChannelMessage|CaseUpdated|HospitalCaseUpdated|MediaConverted|ChatReceipt)$/]',
+            'TSAsExpression[typeAnnotation.typeName.name=/^(ServerFrame|RealtimeEvent|ChannelMessage|CaseChannelMessage|HospitalChannelMessage|CaseUpdated|HospitalCaseUpdated|HospitalCaseCard|MediaConverted|ChatReceipt)$/]',
           message:
             'Do not cast to a real-time message type: parse it with its schema from @inbound/contract (ServerFrame, parseChannelMessage).',
         },

@@ -289,6 +289,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       hospitalOnPlatform: (hospitalId) => caseAccess.hospitalOnPlatform(hospitalId),
       boardCards: boardCards.cards,
       upload: createMediaUploads(repos.media).upload,
+      sentByCrew: async (caseId, messageId) => (await repos.chat.findById(caseId, messageId))?.sender_side === 'crew',
     }),
     logError,
     relay: options.relayOutbox ?? true,

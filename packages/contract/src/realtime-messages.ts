@@ -13,6 +13,7 @@
  * | `case:{id}`            | `chat.receipt`          | `ChatReceipt`                             | a message was delivered / read              |
  * | `case:{id}`            | `consult.updated`       | `ConsultResponse` (consults.ts)           | the case's live consult room changed        |
  * | `hospital:{id}`        | `case.updated`          | `HospitalCaseUpdated` { caseId, event, card } | a case event of a case coming (or no longer coming) to the hospital |
+ * | `hospital:{id}`        | `case.card`             | `HospitalCaseCard` { caseId, card }       | a case's card changed without a case event (a crew chat message, or its read receipt: `unreadChat`) |
  * | `hospital:{id}`        | `broadcast.sent`        | { broadcastId }                           | a colleague sent a broadcast                |
  * | `hospital:{id}`        | `dispatch.updated`      | { dispatchId }                            | a dispatch was made or claimed              |
  * | `hospital-status:{id}` | `hospital.status`       | `HospitalStatusesResponse`                | the hospital's statuses changed             |
@@ -27,7 +28,9 @@
  * (`payload.byName`, `createdAt`, `payload.hospitalName`), a media event carries its `upload` item.
  * On `hospital:{id}` it carries `card`, the board's card of the case as it is after the event (the
  * board replaces exactly that card; a position report included), or `card: null` when the case is no
- * longer on that hospital's board (its destination changed away). No message needs a read to apply.
+ * longer on that hospital's board (its destination changed away). `case.card` is the same card for a
+change that is not a case event — the unread count moved with a chat message or a read receipt — and is
+applied the same way. No message needs a read to apply.
  */
 import { z } from 'zod';
 import { HospitalStatusesResponse } from './api.js';
@@ -52,7 +55,11 @@ export const CASE_CHANNEL_EVENTS = {
 } as const;
 
 /** Message types on `hospital:{id}`. */
-export const HOSPITAL_CHANNEL_EVENTS = { caseUpdated: 'case.updated', ...HOSPITAL_EVENTS } as const;
+export const HOSPITAL_CHANNEL_EVENTS = {
+  caseUpdated: 'case.updated',
+  caseCard: 'case.card',
+  ...HOSPITAL_EVENTS,
+} as const;
 
 export const HOSPITAL_STATUS_CHANNEL_EVENTS = { status: 'hospital.status' } as const;
 export const BROADCAST_CHANNEL_EVENTS = { message: 'broadcast.message' } as const;
@@ -78,6 +85,13 @@ export const HospitalCaseUpdated = z.object({
 });
 export type HospitalCaseUpdated = z.infer<typeof HospitalCaseUpdated>;
 
+/**
+ * A case's card after a change that is not a case event (so there is no `event` to carry): the case is
+ * coming to the hospital, so the card is never null — a case leaving the board does so by an event.
+ */
+export const HospitalCaseCard = z.object({ caseId: Id, card: BoardCase });
+export type HospitalCaseCard = z.infer<typeof HospitalCaseCard>;
+
 const message = <T extends string, D extends z.ZodType>(type: T, data: D) => z.object({ type: z.literal(type), data });
 
 export const CaseChannelMessage = z.discriminatedUnion('type', [
@@ -91,6 +105,7 @@ export type CaseChannelMessage = z.infer<typeof CaseChannelMessage>;
 
 export const HospitalChannelMessage = z.discriminatedUnion('type', [
   message(HOSPITAL_CHANNEL_EVENTS.caseUpdated, HospitalCaseUpdated),
+  message(HOSPITAL_CHANNEL_EVENTS.caseCard, HospitalCaseCard),
   message(HOSPITAL_CHANNEL_EVENTS.broadcastSent, z.object({ broadcastId: Id })),
   message(HOSPITAL_CHANNEL_EVENTS.dispatchUpdated, z.object({ dispatchId: Id })),
   ...HospitalCallMessages,

@@ -2,7 +2,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { MessageListener } from '@inbound/client';
-import type { BoardCase, BoardResponse, HospitalCaseUpdated, RealtimeEvent } from '@inbound/contract';
+import type {
+  BoardCase,
+  BoardCaseDetail,
+  BoardResponse,
+  HospitalCaseCard,
+  HospitalCaseUpdated,
+  RealtimeEvent,
+} from '@inbound/contract';
 import { boardKeys, useInboundBoard } from './queries';
 import { useBoardUpdates } from './useBoardUpdates';
 
@@ -170,6 +177,50 @@ describe('useBoardUpdates', () => {
 
     channel.handlers!.onMessage(cardMessage('c', null), 5);
     expect(board().open.map((c) => c.id)).toEqual(['b']);
+
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(api.call).toHaveBeenCalledTimes(1); // the first read only
+  });
+
+  it('applies a card sent without a case event (the unread count moved) to the board and the open detail, with no read', async () => {
+    const a = card('a');
+    const b = card('b');
+    api.call.mockResolvedValue({ ...BOARD, open: [a, b] });
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <Board />
+      </QueryClientProvider>,
+    );
+    await waitFor(() => expect(client.getQueryData(boardKeys.board('h1'))).toBeDefined());
+    const board = () => client.getQueryData<BoardResponse>(boardKeys.board('h1'))!;
+    const detail: BoardCaseDetail = {
+      ...b,
+      hospital: BOARD.hospital,
+      tagHistory: [],
+      patientInfo: [],
+      mediaCounts: { photo: 0, id: 0, ekg: 0, video: 0, voicememo: 0 },
+      route: [],
+      timeline: [],
+    };
+    client.setQueryData(boardKeys.detail('h1', 'b'), detail);
+    const before = board();
+
+    const unread = (count: number) => {
+      const data: HospitalCaseCard = { caseId: 'b', card: { ...b, unreadChat: count } };
+      return { type: 'case.card' as const, data };
+    };
+    channel.handlers!.onMessage(unread(1), 2);
+    expect(board().open.map((c) => [c.id, c.unreadChat])).toEqual([
+      ['a', 0],
+      ['b', 1],
+    ]);
+    expect(board().open[0]).toBe(before.open[0]);
+    expect(client.getQueryData<BoardCaseDetail>(boardKeys.detail('h1', 'b'))?.unreadChat).toBe(1);
+    // Read on another console: the count drops here too.
+    channel.handlers!.onMessage(unread(0), 3);
+    expect(board().open.find((c) => c.id === 'b')?.unreadChat).toBe(0);
+    expect(client.getQueryData<BoardCaseDetail>(boardKeys.detail('h1', 'b'))?.unreadChat).toBe(0);
 
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(api.call).toHaveBeenCalledTimes(1); // the first read only

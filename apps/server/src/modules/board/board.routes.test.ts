@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AcknowledgeResponse, BoardCaseDetail, BoardResponse, buildPath, Case, routes } from '@inbound/contract';
+import {
+  AcknowledgeResponse,
+  BoardCaseDetail,
+  BoardResponse,
+  buildPath,
+  Case,
+  ChatMessage,
+  HospitalCaseCard,
+  routes,
+} from '@inbound/contract';
 import { IDS } from '../../seed/demo-data.js';
 import { createTestApp, expectClientError, type TestApp } from '../../test/app.js';
 import {
@@ -211,6 +220,48 @@ describe('inbound board routes', () => {
     const crewCase = Case.parse((await send(t, 'GET', `/v4/twiageCases/${id}`, medic1, { key: null })).json());
     expect(crewCase.acknowledgedBy).toBeNull();
     expectClientError(await send(t, 'GET', detailPath(RIVERSIDE, id), ed1, { key: null }), 404);
+  });
+
+  it('tells every console of the hospital the card as the unread count moves: a crew message, the ED reading it', async () => {
+    const { id } = await startCase(t, medic1, IDS.agencies.riverside, RIVERSIDE_TRUCK);
+    await setDestination(t, medic1, id, RIVERSIDE);
+    const chat = async (token: string, message: string) => {
+      const res = await send(t, 'POST', buildPath(routes.postChatMessage.path, { id }), token, {
+        body: {
+          clientCreatedAt: LKW,
+          deviceId: 'web_ems',
+          message,
+          timestamp: LKW,
+          source: 'web_ems',
+          senderOrganization: 'ignored: the server says who speaks',
+        },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return ChatMessage.parse(res.json());
+    };
+    const receipt = async (token: string, messageId: string, kind: 'delivered' | 'read') => {
+      const route = kind === 'read' ? routes.chatMessageRead : routes.chatMessageDelivered;
+      const res = await send(t, 'POST', buildPath(route.path, { id, messageId }), token, { key: null });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    // The case's cards on the hospital channel, oldest first (the channel carries the case's events too).
+    const cards = async () =>
+      (await published(t, `hospital:${RIVERSIDE}`, 'case.card'))
+        .map((event) => HospitalCaseCard.parse(event.data))
+        .filter((data) => data.caseId === id)
+        .map((data) => data.card.unreadChat);
+
+    const fromCrew = await chat(medic1, 'BP 180/100');
+    expect(await cards()).toEqual([1]);
+    // Neither a delivered receipt, nor the ED's own message, nor the crew reading it moves the count.
+    await receipt(ed1, fromCrew._id, 'delivered');
+    const fromEd = await chat(ed1, 'Stroke team paged');
+    await receipt(medic1, fromEd._id, 'read');
+    expect(await cards()).toEqual([1]);
+    await receipt(ed1, fromCrew._id, 'read');
+    expect(await cards()).toEqual([1, 0]);
+    // The chat itself still goes to the case's channel only; the hospital channel got no chat message.
+    expect(await published(t, `hospital:${RIVERSIDE}`, 'chat.message')).toEqual([]);
   });
 
   describe('authorisation matrix', () => {

@@ -6,6 +6,10 @@
  * change first has the case's subscribers checked again, so the old hospital's staff lose the channel
  * before the message goes out. Every message carries the event's id as its dedupe key: told twice,
  * it is stored once.
+ *
+ * The case's other messages (chat, receipts, conversions) go to `case:{id}` alone — except that a crew
+ * chat message, and the hospital's read receipt of one, change the card's unread count, which the board
+ * cannot see on `case:{id}`: those also send the card (`case.card`) to the destination's board.
  */
 import {
   CASE_CHANNEL_EVENTS,
@@ -27,23 +31,29 @@ export interface CaseAnnouncerDeps {
   /** The board cards of the given cases, in their order (one set of list queries for all of them). */
   boardCards(rows: CaseRow[]): Promise<BoardCase[]>;
   upload(uploadId: string): Promise<MediaUpload | null>;
+  /** Whether the case's chat message was sent by its crew: only those count as unread on the board. */
+  sentByCrew(caseId: string, messageId: string): Promise<boolean>;
 }
 
 /** The announcements of one relay batch. */
 export interface CaseBatchAnnouncer {
   /** One event of the batch; nothing goes out when its case is gone (a deleted test fixture). */
   event(event: RecordedCaseEvent): Promise<void>;
+  /**
+   * A `case:{id}` message that is not a case event (chat, receipt, conversion), under its dedupe key;
+   * one that moves the unread count also sends the case's card to its destination's board.
+   */
+  message(caseId: string, message: CaseChannelMessage, dedupeKey: string): Promise<void>;
 }
 
 export interface CaseAnnouncer {
   /**
-   * For a batch of the relay: `rows` are the batch's cases as read after all its events committed. What
-   * several events of the batch need is looked up once (issue 11): whether a hospital is on the platform,
-   * and the board cards — built together on the first event that needs one, with the board's list queries.
+   * For a batch of the relay: `rows` are the batch's cases as read after all its events (or messages)
+   * committed. What several of them need is looked up once (issue 11): whether a hospital is on the
+   * platform, and the board cards — built together on the first one that needs one, with the board's
+   * list queries.
    */
   batch(rows: readonly CaseRow[]): CaseBatchAnnouncer;
-  /** A `case:{id}` message that is not a case event (chat, receipt, conversion), under its dedupe key. */
-  message(caseId: string, message: CaseChannelMessage, dedupeKey: string): Promise<void>;
 }
 
 interface BatchLookups {
@@ -89,6 +99,38 @@ export function createCaseAnnouncer(deps: CaseAnnouncerDeps): CaseAnnouncer {
     }
   }
 
+  /** Whether the message moves the board's unread count: a crew message stored, or read by the hospital. */
+  function changesUnreadChat(caseId: string, message: CaseChannelMessage): Promise<boolean> {
+    if (message.type === CASE_CHANNEL_EVENTS.chatMessage) return deps.sentByCrew(caseId, message.data._id);
+    // A receipt comes from the side the message was sent to (chat.service.ts): read of a crew message
+    // means read by the hospital. A delivered receipt leaves the count as it is.
+    if (message.type === CASE_CHANNEL_EVENTS.chatReceipt && message.data.state === 'read')
+      return deps.sentByCrew(caseId, message.data.messageId);
+    return Promise.resolve(false);
+  }
+
+  async function announceMessage(
+    caseId: string,
+    message: CaseChannelMessage,
+    dedupeKey: string,
+    row: CaseRow | undefined,
+    lookups: BatchLookups,
+  ): Promise<void> {
+    await publishMessage(publisher, 'case', caseId, message, dedupeKey);
+    const destination = row?.destination_hospital_id;
+    if (!destination || !(await changesUnreadChat(caseId, message))) return;
+    if (!(await lookups.hospitalOnPlatform(destination))) return;
+    const card = await lookups.card(caseId);
+    // The message's own key: keys are unique per channel, so it never meets the case channel's copy.
+    await publishMessage(
+      publisher,
+      'hospital',
+      destination,
+      { type: HOSPITAL_CHANNEL_EVENTS.caseCard, data: { caseId, card } },
+      dedupeKey,
+    );
+  }
+
   function batch(rows: readonly CaseRow[]): CaseBatchAnnouncer {
     const rowOf = new Map(rows.map((row) => [row.id, row]));
     const onPlatform = new Map<string, Promise<boolean>>();
@@ -117,13 +159,10 @@ export function createCaseAnnouncer(deps: CaseAnnouncerDeps): CaseAnnouncer {
         const row = rowOf.get(event.caseId);
         if (row) await announceEvent(event, row, lookups);
       },
+      // A message of a case that is gone still goes to `case:{id}`, as before; it has no card to send.
+      message: (caseId, message, dedupeKey) => announceMessage(caseId, message, dedupeKey, rowOf.get(caseId), lookups),
     };
   }
 
-  return {
-    batch,
-    async message(caseId, message, dedupeKey) {
-      await publishMessage(publisher, 'case', caseId, message, dedupeKey);
-    },
-  };
+  return { batch };
 }

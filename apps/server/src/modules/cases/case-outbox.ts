@@ -7,7 +7,8 @@
  * subscribers already past them drop: exactly once on screen.
  *
  * Messages for `case:{id}` that are not case events (chat, receipts, conversions) take the same path
- * through `case_outbox_messages` (`enqueueCaseMessage`), each with its own id as its dedupe key.
+ * through `case_outbox_messages` (`enqueueCaseMessage`), each with its own id as its dedupe key; they
+ * too are announced with their cases' rows (a chat message may also send the case's board card).
  *
  * One relay at a time across processes: it holds the `case-events` lease, renewed while it runs; a
  * process whose relay died loses it LEASE_MS later and another takes over. Rows are announced oldest
@@ -66,6 +67,12 @@ export function createCaseOutbox({ db, announce, logError, relay = true }: CaseO
     return leaseUntil > 0;
   }
 
+  /** The given cases as they are now (one read for a batch). */
+  function readCases(caseIds: readonly string[]) {
+    if (caseIds.length === 0) return Promise.resolve([]);
+    return db.selectFrom('cases').selectAll().where('id', 'in', caseIds).execute();
+  }
+
   /** One batch; answers whether there may be more. */
   async function relayBatch(): Promise<boolean> {
     if (!(await holdLease())) return false;
@@ -88,15 +95,7 @@ export function createCaseOutbox({ db, announce, logError, relay = true }: CaseO
     }
     // The batch's cases read once, as they are now (issue 11: a read per event before); every event of
     // the batch was committed before this read, so each is announced with its case's state at or after it.
-    const caseRows =
-      byCase.size === 0
-        ? []
-        : await db
-            .selectFrom('cases')
-            .selectAll()
-            .where('id', 'in', [...byCase.keys()])
-            .execute();
-    const announceBatch = announce.batch(caseRows);
+    const announceBatch = announce.batch(await readCases([...byCase.keys()]));
     const announced: string[] = [];
     const outcomes = await Promise.allSettled(
       [...byCase.values()].map(async (ofCase) => {
@@ -128,12 +127,15 @@ export function createCaseOutbox({ db, announce, logError, relay = true }: CaseO
       .orderBy('id')
       .limit(BATCH)
       .execute();
+    // Their cases read once too, after every message of the batch committed: a card sent with one shows
+    // the unread count at or after it.
+    const announceMessages = announce.batch(await readCases([...new Set(messages.map((row) => row.case_id))]));
     const sent: string[] = [];
     try {
       for (const row of messages) {
         if (closed) break;
         const message = CaseChannelMessage.safeParse(parseJson<unknown>(row.message, null));
-        if (message.success) await announce.message(row.case_id, message.data, row.id);
+        if (message.success) await announceMessages.message(row.case_id, message.data, row.id);
         else logError(new Error(`case message ${row.id} is not a contract message`), 'case message not announced');
         sent.push(row.id);
       }
