@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Rolldown } from 'vite';
-import { startPreloadLinks } from './startPreload';
+import { loginShellHtml } from './loginShell';
+import { startShellHtml } from './startShell';
+import { startPageHtml, startPreloadLinks } from './startPreload';
 
 const chunk = (fileName: string, facadeModuleId: string | null, imports: string[], css: string[] = []) =>
   ({
@@ -48,5 +50,14 @@ describe('start.html', () => {
     expect(() => startPreloadLinks(bundle([chunk('assets/index-a.js', '/app/src/main.tsx', [])]), indexHtml)).toThrow(
       /StartPage/,
     );
+  });
+
+  it('draws Start’s shell instead of the login screen’s, with the head’s additions', () => {
+    const index = `<html><head><title>Inbound</title></head><body><div id="root">${loginShellHtml()}</div></body></html>`;
+    const page = startPageHtml(index, ['<link rel="modulepreload" href="/a.js">', '<script src="/s.js"></script>']);
+    expect(page).toContain(`<div id="root">${startShellHtml()}</div>`);
+    expect(page).not.toContain('login__title');
+    expect(page).toMatch(/<link rel="modulepreload" href="\/a.js">\s*<script src="\/s.js"><\/script>\s*<\/head>/);
+    expect(() => startPageHtml('<html><head></head><body></body></html>', [])).toThrow(/no login shell/);
   });
 });

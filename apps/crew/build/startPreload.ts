@@ -6,8 +6,14 @@
  * /start with this page (http/static-apps.ts); every other path keeps index.html, so the login screen
  * loads nothing more. The service worker's offline start answers with index.html from its precache, where
  * every chunk already is.
+ *
+ * Its body is Start's static shell instead of the login screen's (build/startShell.ts, decision 0043), with
+ * the shell's one script (a hashed asset, as the CSP allows no inline script) in the head.
  */
+import { createHash } from 'node:crypto';
 import type { Plugin, Rolldown } from 'vite';
+import { loginShellHtml } from './loginShell';
+import { START_SHELL_SCRIPT, startShellHtml } from './startShell';
 
 type OutputBundle = Rolldown.OutputBundle;
 type OutputChunk = Rolldown.OutputChunk;
@@ -44,6 +50,16 @@ export function startPreloadLinks(bundle: OutputBundle, indexHtml: string, base 
   ];
 }
 
+/** index.html with `head` added to its head and the login shell replaced by Start's. */
+export function startPageHtml(indexHtml: string, head: string[]): string {
+  if (!indexHtml.includes('</head>')) throw new Error('startPreload: index.html has no </head>');
+  const login = loginShellHtml();
+  if (!indexHtml.includes(login)) throw new Error('startPreload: index.html has no login shell to replace');
+  return indexHtml
+    .replace('</head>', `\n    ${head.join('\n    ')}\n  </head>`)
+    .replace(login, startShellHtml());
+}
+
 /** Emits start.html beside index.html (web build only: the desktop build routes by hash). */
 export function startPreload(): Plugin {
   return {
@@ -56,11 +72,12 @@ export function startPreload(): Plugin {
         if (index?.type !== 'asset') throw new Error('startPreload: index.html is not in the bundle');
         const html = String(index.source);
         const links = startPreloadLinks(bundle, html);
-        if (!html.includes('</head>')) throw new Error('startPreload: index.html has no </head>');
+        const script = `assets/start-shell-${createHash('sha256').update(START_SHELL_SCRIPT).digest('hex').slice(0, 8)}.js`;
+        this.emitFile({ type: 'asset', fileName: script, source: START_SHELL_SCRIPT });
         this.emitFile({
           type: 'asset',
           fileName: START_PAGE_FILE,
-          source: html.replace('</head>', `\n    ${links.join('\n    ')}\n  </head>`),
+          source: startPageHtml(html, [...links, `<script src="/${script}"></script>`]),
         });
       },
     },

@@ -2,9 +2,12 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { validateSession } from './features/auth/session';
+import { closeStartShell } from './features/start/startShellTap';
 import { reportUncaughtErrors } from './lib/fieldErrors';
 import { hydrateSession, useSession } from './lib/session';
+import { isTokenValid } from './lib/token';
 import { caseScreenExpected, rememberCaseScreen } from './routing/caseScreenHint';
+import { resolveNavigation } from './routing/guard';
 import { paths } from './routing/paths';
 import { createAppRouter, preloadCasePage, preloadStartPage } from './routing/routes';
 import './styles.css';
@@ -36,12 +39,16 @@ async function main(): Promise<void> {
   if (caseFirst) preloadCasePage();
   else if (!__INBOUND_DESKTOP__ && window.location.pathname === paths.start) firstScreenCode = preloadStartPage();
   // Start's code is awaited with the session (it never rejects): the screen then draws in the first
-  // render, and until then the page shows the splash from index.html, not a spinner in between.
+  // render, and until then the page shows start.html's static Start shell (decision 0043) or index.html's
+  // login splash, not a spinner in between.
   const session = hydrateSession().catch((error: unknown) =>
     console.error('stored session could not be read; starting signed out', error),
   );
   await Promise.all([session, firstScreenCode]);
   validateSession();
+  // A tap on the Start shell's START CASE is Start's to act on; when the first screen is another (signed
+  // out: login, as always; a case open: the case), it is forgotten, never acted on after a later sign-in.
+  if (!__INBOUND_DESKTOP__ && firstScreen(window.location.pathname) !== paths.start) closeStartShell();
   // No hint (first start after an update, storage cleared): still load it before the first render.
   if (useSession.getState().caseActive) preloadCasePage();
   rememberCaseScreen(useSession.getState().caseActive);
@@ -76,6 +83,21 @@ async function main(): Promise<void> {
   // lazy chunk, and registering does not compete with the first render. Production builds only.
   if (import.meta.env.PROD)
     afterFirstRender(() => void import('./pwa/registerServiceWorker').then((m) => m.registerServiceWorker()));
+}
+
+/** The screen the guard draws first at `path` (routing/guard.ts, as AppShell applies it). */
+function firstScreen(path: string): string {
+  const state = useSession.getState();
+  const redirect = resolveNavigation({
+    path,
+    hasToken: state.jwt !== null,
+    tokenValid: isTokenValid(state.jwt),
+    hasTeam: state.selectedTeam !== null,
+    hasTruck: state.selectedTruck !== null,
+    caseActive: state.caseActive,
+    mustChangePassword: state.user?.mustChangePassword === true,
+  });
+  return redirect ?? path;
 }
 
 /**
