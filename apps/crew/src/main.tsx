@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { validateSession } from './features/auth/session';
@@ -73,10 +73,13 @@ async function main(): Promise<void> {
       .catch((error: unknown) => console.error('the desktop GPS link could not start', error));
   const root = document.getElementById('root');
   if (!root) throw new Error('#root missing from index.html');
-  createRoot(root).render(
-    <StrictMode>
-      <App router={createAppRouter(__INBOUND_DESKTOP__ ? 'hash' : 'history')} />
-    </StrictMode>,
+  const app = createRoot(root);
+  startTransition(() =>
+    app.render(
+      <StrictMode>
+        <App router={createAppRouter(__INBOUND_DESKTOP__ ? 'hash' : 'history')} />
+      </StrictMode>,
+    ),
   );
   if (!caseFirst && !useSession.getState().caseActive) void firstScreenCode.finally(() => afterFirstPaint(startOutbox));
   // The service worker (offline start, new versions) after the first screen: Workbox's page code is a
