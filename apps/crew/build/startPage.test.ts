@@ -17,7 +17,9 @@ describe('start.html', () => {
     expect(page).toMatch(/index-b\.css">\n\s*<script src="\/assets\/start-shell-1234abcd\.js"><\/script>\n\s*<\/head>/);
     // Start's chunk is not listed (decision 0043): only what index.html has.
     expect(page).not.toContain('modulepreload');
-    expect(page.replace(/<body>[\s\S]*<\/body>/, '')).toContain('<script type="module" crossorigin src="/assets/index-a.js">');
+    expect(page.replace(/<body>[\s\S]*<\/body>/, '')).toContain(
+      '<script type="module" crossorigin src="/assets/index-a.js">',
+    );
   });
 
   it('fails the build when index.html has no login shell to replace', () => {

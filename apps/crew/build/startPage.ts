@@ -29,7 +29,7 @@ export function startPageHtml(indexHtml: string, scriptFile: string, base = '/')
   const login = loginShellHtml();
   if (!indexHtml.includes(login)) throw new Error('startPage: index.html has no login shell to replace');
   return indexHtml
-    .replace("</head>", `\n    <script src="${base}${scriptFile}"></script>\n  </head>`)
+    .replace('</head>', `\n    <script src="${base}${scriptFile}"></script>\n  </head>`)
     .replace(login, startShellHtml());
 }
 
@@ -45,7 +45,11 @@ export function startPage(): Plugin {
         if (index?.type !== 'asset') throw new Error('startPage: index.html is not in the bundle');
         const script = startShellScriptFile();
         this.emitFile({ type: 'asset', fileName: script, source: START_SHELL_SCRIPT });
-        this.emitFile({ type: 'asset', fileName: START_PAGE_FILE, source: startPageHtml(String(index.source), script) });
+        this.emitFile({
+          type: 'asset',
+          fileName: START_PAGE_FILE,
+          source: startPageHtml(String(index.source), script),
+        });
       },
     },
   };

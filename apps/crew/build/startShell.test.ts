@@ -11,7 +11,9 @@ afterEach(cleanup);
 
 /** The shell's Start, parsed as the browser does. */
 const shellPage = () =>
-  new DOMParser().parseFromString(`<div id="root">${startShellHtml()}</div>`, 'text/html').querySelector('.page--start')!;
+  new DOMParser()
+    .parseFromString(`<div id="root">${startShellHtml()}</div>`, 'text/html')
+    .querySelector('.page--start')!;
 
 /** Start as React draws it, without Protocols (a session-only row); what only the session knows emptied. */
 async function reactPage() {

@@ -30,13 +30,7 @@ export function MessageCenterEnvelope({ unread, onOpen }: { unread: number; onOp
 function EnvelopeIcon() {
   return (
     <svg width="30" height="30" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <path
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-        strokeLinejoin="round"
-        d={ENVELOPE_PATH}
-      />
+      <path fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" d={ENVELOPE_PATH} />
     </svg>
   );
 }
