@@ -2,12 +2,9 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { validateSession } from './features/auth/session';
-import { closeStartShell } from './features/start/startShellTap';
 import { reportUncaughtErrors } from './lib/fieldErrors';
 import { hydrateSession, useSession } from './lib/session';
-import { isTokenValid } from './lib/token';
 import { caseScreenExpected, rememberCaseScreen } from './routing/caseScreenHint';
-import { resolveNavigation } from './routing/guard';
 import { paths } from './routing/paths';
 import { createAppRouter, preloadCasePage, preloadStartPage } from './routing/routes';
 import './styles.css';
@@ -46,9 +43,6 @@ async function main(): Promise<void> {
   );
   await Promise.all([session, firstScreenCode]);
   validateSession();
-  // A tap on the Start shell's START CASE is Start's to act on; when the first screen is another (signed
-  // out: login, as always; a case open: the case), it is forgotten, never acted on after a later sign-in.
-  if (!__INBOUND_DESKTOP__ && firstScreen(window.location.pathname) !== paths.start) closeStartShell();
   // No hint (first start after an update, storage cleared): still load it before the first render.
   if (useSession.getState().caseActive) preloadCasePage();
   rememberCaseScreen(useSession.getState().caseActive);
@@ -86,21 +80,6 @@ async function main(): Promise<void> {
   // lazy chunk, and registering does not compete with the first render. Production builds only.
   if (import.meta.env.PROD)
     afterFirstRender(() => void import('./pwa/registerServiceWorker').then((m) => m.registerServiceWorker()));
-}
-
-/** The screen the guard draws first at `path` (routing/guard.ts, as AppShell applies it). */
-function firstScreen(path: string): string {
-  const state = useSession.getState();
-  const redirect = resolveNavigation({
-    path,
-    hasToken: state.jwt !== null,
-    tokenValid: isTokenValid(state.jwt),
-    hasTeam: state.selectedTeam !== null,
-    hasTruck: state.selectedTruck !== null,
-    caseActive: state.caseActive,
-    mustChangePassword: state.user?.mustChangePassword === true,
-  });
-  return redirect ?? path;
 }
 
 /**

@@ -4,7 +4,7 @@ import { messages } from '@inbound/contract';
 import { START_SHELL_SCRIPT, startShellHtml } from '../../../build/startShell';
 import { useSession } from '../../lib/session';
 import { mockFetch } from '../../test/fetchMock';
-import { authToken, caseTeam, complaintSet, signedInSession } from '../../test/fixtures';
+import { authToken, caseTeam, complaintSet, localCase, signedInSession } from '../../test/fixtures';
 import { renderApp } from '../../test/renderApp';
 import { START_SHELL_GLOBAL, closeStartShell, takeStartShellTap } from './startShellTap';
 
@@ -42,7 +42,7 @@ describe('a tap on the Start shell’s START CASE, before the app', () => {
     expect(takeStartShellTap()).toBe(false);
   });
 
-  it('closed when the first screen is not Start (main.tsx): a tap is forgotten, not acted on after a sign-in', () => {
+  it('once closed, a tap is forgotten', () => {
     shellButton.click();
     closeStartShell();
     expect(takeStartShellTap()).toBe(false);
@@ -83,7 +83,7 @@ describe('Start acts on a tap made on the shell', () => {
     expect(useSession.getState().caseActive).toBe(false);
   });
 
-  it('with an expired token, the tap logs out as START CASE does: login, no case', async () => {
+  it('signed out (an expired token): login as always, no case, and the tap forgotten for after the sign-in', async () => {
     offline();
     shellButton.click();
     appTakesOver();
@@ -91,5 +91,17 @@ describe('Start acts on a tap made on the shell', () => {
     expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/');
     expect(useSession.getState().caseActive).toBe(false);
+    // AppShell closed the shell with the first screen: the next Start (after a sign-in) finds no tap.
+    expect(takeStartShellTap()).toBe(false);
+  });
+
+  it('a case open: the case screen, and the tap forgotten', async () => {
+    offline();
+    shellButton.click();
+    appTakesOver();
+    const { router } = renderApp('/start', { ...session(), case: localCase(), caseActive: true });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/case'));
+    expect(takeStartShellTap()).toBe(false);
+    expect(useSession.getState().case?.id).toBe('case-1');
   });
 });
