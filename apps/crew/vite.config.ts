@@ -7,7 +7,7 @@ import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { API_PATH_PREFIXES } from '../../packages/contract/src/paths';
 import { signedOutCacheGuard } from './src/pwa/signedOutCacheGuard';
 import { loginShell } from './build/loginShell';
-import { startPreload } from './build/startPreload';
+import { startPage } from './build/startPage';
 
 // The API lives on the same origin in production (the server serves this build). In development Vite
 // serves the app and forwards every API path, including those without the /v4 prefix (spec §7), to it.
@@ -60,8 +60,8 @@ export default defineConfig(({ mode }) => ({
   plugins: [
     react(),
     loginShell(),
-    // /start's page, with Start's chunk preloaded (web build only: the desktop build routes by hash).
-    ...(mode === 'desktop' ? [] : [startPreload()]),
+    // /start's page: Start's static shell instead of the login screen's (web build only: the desktop build routes by hash).
+    ...(mode === 'desktop' ? [] : [startPage()]),
     VitePWA({
       // The app decides when a waiting version takes over (src/pwa: the alert, never during a call).
       registerType: 'prompt',

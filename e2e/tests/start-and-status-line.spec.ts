@@ -59,6 +59,65 @@ for (const { name, viewport } of VIEWPORTS) {
   });
 }
 
+// Start's static shell in start.html (decision 0043): drawn before the app's code has run, START CASE and
+// the rows where Start draws them, and a tap on START CASE then is not lost: the case starts once the app is in.
+for (const { name, viewport } of VIEWPORTS) {
+  test.describe(name, () => {
+    test.use({ viewport, isMobile: true, hasTouch: true, deviceScaleFactor: 1 });
+
+    for (const tapped of [false, true]) {
+      test(`Start's shell: ${tapped ? 'a tap on START CASE before the app starts a case' : 'the app draws Start where the shell did'} (${name})`, async ({
+        page,
+      }, testInfo) => {
+        await signInToStart(page, users.medic1.username, teams.riverside, 'Medic 1');
+        // The page from the server, not the service worker's precache (whose navigations get index.html).
+        await page.evaluate(async () => {
+          for (const registration of await navigator.serviceWorker.getRegistrations()) await registration.unregister();
+        });
+        // The app's entry chunk held back: until it is let through, the page is the shell alone.
+        let letThrough!: () => void;
+        const held = new Promise<void>((resolve) => (letThrough = resolve));
+        await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+          await held;
+          await route.continue();
+        });
+        await page.goto('/start', { waitUntil: 'commit' });
+        const shellButton = page.locator('[data-start-shell-action]');
+        await expect(shellButton).toHaveText('START CASE');
+        await expect(shellButton).toBeInViewport({ ratio: 1 });
+        const boxes = () =>
+          page.evaluate(() =>
+            ['.top-bar', '.welcome', '.menu__label', '.button--start'].map((selector) => {
+              const r = document.querySelector(selector)!.getBoundingClientRect();
+              return [selector, Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)];
+            }),
+          );
+        const shell = await boxes();
+        if (tapped) {
+          await shellButton.tap();
+          await expect(shellButton).toHaveAttribute('aria-busy', 'true');
+          letThrough();
+          await expect(page).toHaveURL(atPath('/case'), { timeout: 15_000 });
+          return;
+        }
+        await snap(page, testInfo, `start-shell-${viewport.width}x${viewport.height}`, { fullPage: false });
+        letThrough();
+        await expect(page.getByText(`Welcome, ${users.medic1.displayName}`)).toBeVisible();
+        await expect(shellButton).toHaveCount(0);
+        const app = await boxes();
+        if (viewport.width < 600) expect(app).toEqual(shell);
+        else {
+          // A tablet's Start fits its screen: START CASE under the hospital statuses, not pinned at the bottom as
+          // on the shell (which cannot know how many there are). The same button, higher (decision 0043).
+          expect(app.slice(0, -1)).toEqual(shell.slice(0, -1));
+          expect(app.at(-1)!.slice(3)).toEqual(shell.at(-1)!.slice(3));
+        }
+        await expect(page).toHaveURL(atPath('/start'));
+      });
+    }
+  });
+}
+
 // The closed case's hand-over (decision 0038): a crew waiting for the ED to accept the patient reads it on
 // Start without scrolling, and it is not under the pinned START CASE, which stays in thumb reach at the
 // bottom (issue 16).

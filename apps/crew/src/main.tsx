@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { validateSession } from './features/auth/session';
@@ -36,7 +36,8 @@ async function main(): Promise<void> {
   if (caseFirst) preloadCasePage();
   else if (!__INBOUND_DESKTOP__ && window.location.pathname === paths.start) firstScreenCode = preloadStartPage();
   // Start's code is awaited with the session (it never rejects): the screen then draws in the first
-  // render, and until then the page shows the splash from index.html, not a spinner in between.
+  // render, and until then the page shows start.html's static Start shell (decision 0043) or index.html's
+  // login splash, not a spinner in between.
   const session = hydrateSession().catch((error: unknown) =>
     console.error('stored session could not be read; starting signed out', error),
   );
@@ -66,10 +67,13 @@ async function main(): Promise<void> {
       .catch((error: unknown) => console.error('the desktop GPS link could not start', error));
   const root = document.getElementById('root');
   if (!root) throw new Error('#root missing from index.html');
-  createRoot(root).render(
-    <StrictMode>
-      <App router={createAppRouter(__INBOUND_DESKTOP__ ? 'hash' : 'history')} />
-    </StrictMode>,
+  const app = createRoot(root);
+  startTransition(() =>
+    app.render(
+      <StrictMode>
+        <App router={createAppRouter(__INBOUND_DESKTOP__ ? 'hash' : 'history')} />
+      </StrictMode>,
+    ),
   );
   if (!caseFirst && !useSession.getState().caseActive) void firstScreenCode.finally(() => afterFirstPaint(startOutbox));
   // The service worker (offline start, new versions) after the first screen: Workbox's page code is a

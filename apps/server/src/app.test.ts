@@ -127,7 +127,7 @@ describe('static apps', () => {
     }
   });
 
-  it("answers /start with start.html (Start's chunk preloaded), no-cache as index.html", async () => {
+  it("answers /start with start.html (Start's static shell), no-cache as index.html", async () => {
     for (const url of ['/start', '/start?from=push']) {
       const res = await t.get(url, null, html);
       expect(res.statusCode, url).toBe(200);

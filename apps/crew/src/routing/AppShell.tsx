@@ -6,6 +6,7 @@ import { isTokenValid } from '../lib/token';
 import { AlertHost } from '../ui/AlertHost';
 import { validateSession } from '../features/auth/session';
 import { FeedbackLink } from '../features/feedback/FeedbackLink';
+import { closeStartShell } from '../features/start/startShellTap';
 import { useAutoLogout } from '../features/shift/useAutoLogout';
 import { resolveNavigation } from './guard';
 import { paths } from './paths';
@@ -43,6 +44,12 @@ export function AppShell() {
     caseActive,
     mustChangePassword,
   });
+  // A tap on start.html's START CASE is Start's to act on. When the first screen is another (signed out:
+  // login; a case open: the case), it is forgotten, never acted on after a later sign-in (decision 0043).
+  const firstScreenIsStart = useRef(redirect === null && location.pathname === paths.start);
+  useEffect(() => {
+    if (!firstScreenIsStart.current) closeStartShell();
+  }, []);
   if (redirect !== null && redirect !== location.pathname) return <Navigate to={redirect} replace />;
 
   const onLogin = location.pathname === paths.login;

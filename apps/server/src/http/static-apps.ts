@@ -2,8 +2,9 @@
  * Serves the built web apps from the same origin as the API (no CORS, one URL to hand a crew): the
  * crew app at `/`, the hospital console at `/hospital/`. Both use history routing, so a deep link such
  * as /team-selection gets the app's index.html; /start gets the crew build's start.html when there is one
- * (the same page with Start's chunk preloaded: a signed-in crew's first screen, issue 16). A missing build is a warning, not a failure: the API
- * and its tests run without the front ends built.
+ * (the same page with Start's static shell instead of the login screen's: a signed-in crew's first screen,
+ * decisions 0039 and 0043). A missing build is a warning, not a failure: the API and its tests run without
+ * the front ends built.
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { messages } from '@inbound/contract';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { startTexts } from '../start/startScreen';
 import { logout } from './logout';
 
 /**
@@ -35,7 +36,7 @@ export function LogoutButton({ className = 'menu__row menu__row--danger' }: { cl
   return (
     <>
       <button type="button" className={className} onClick={() => void ask()}>
-        <span className="menu__label">Logout</span>
+        <span className="menu__label">{startTexts.logout}</span>
       </button>
       {confirming && (
         <ConfirmDialog

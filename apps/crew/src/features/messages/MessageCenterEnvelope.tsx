@@ -1,4 +1,5 @@
 import { useSession } from '../../lib/session';
+import { ENVELOPE_PATH, startTexts } from '../start/startScreen';
 
 /**
  * The Message Center's envelope with its unread count: the button alone, no data code, so Start can draw
@@ -10,7 +11,7 @@ export function MessageCenterEnvelope({ unread, onOpen }: { unread: number; onOp
     <button
       type="button"
       className="icon-button"
-      aria-label={unread > 0 ? `Message Center, ${unread} unread` : 'Message Center'}
+      aria-label={unread > 0 ? `${startTexts.messageCenter}, ${unread} unread` : startTexts.messageCenter}
       onClick={() => {
         useSession.setState({ messageCenterLastOpened: new Date().toISOString() });
         onOpen();
@@ -29,13 +30,7 @@ export function MessageCenterEnvelope({ unread, onOpen }: { unread: number; onOp
 function EnvelopeIcon() {
   return (
     <svg width="30" height="30" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <path
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-        strokeLinejoin="round"
-        d="M3 6.5h18v11H3zM3.5 7l8.5 6.5L20.5 7"
-      />
+      <path fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" d={ENVELOPE_PATH} />
     </svg>
   );
 }

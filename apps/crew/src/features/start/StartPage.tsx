@@ -16,6 +16,8 @@ import { formatDisplayTime, shiftEndInstant } from '../shift/shiftTime';
 import { EmsLevelDialog } from '../protocol/EmsLevelDialog';
 import { needsEmsLevel } from '../protocol/emsLevel';
 import { openReceiveCase } from '../transfer/receiveCase';
+import { startTexts as t } from './startScreen';
+import { takeStartShellTap } from './startShellTap';
 import { StorageWarning } from './StorageWarning';
 
 // Start draws from the stored session alone: nothing here imports the API client, the contract's schemas,
@@ -51,48 +53,42 @@ export function StartPage() {
     (feature) => feature.name === FEATURE.aiEnhancedProtocols && feature.enabled,
   );
 
-  const onStartCase = () => {
-    // The token first (spec §2): an invalid one logs out, or asks to re-authenticate during a case.
-    if (validateSession() !== 'valid') return;
-    // Loaded since the first paint (and precached by the service worker): this resolves at once.
-    loadStartLive()
-      .then(({ startCase }) => startCase())
-      .catch((error: unknown) => {
-        console.error('START CASE could not load', error);
-        showAlert(messages.noResponse);
-      });
-  };
+  // START CASE tapped on start.html's static shell, before the app took over (decision 0043): acted on now,
+  // as a tap here. Taken once (StrictMode's second run finds nothing).
+  useEffect(() => {
+    if (takeStartShellTap()) onStartCase();
+  }, []);
 
   return (
     <div className="page page--start">
       <TopBar
-        title="Inbound"
+        title={t.title}
         start={
           <Link className="top-bar__button" to={paths.settings}>
-            Settings
+            {t.settings}
           </Link>
         }
         end={<MessageCenterEnvelope unread={unread} onOpen={() => setMessageCenterOpen(true)} />}
       />
       <div className="page__content">
         <p className="welcome">
-          Welcome, <strong>{user?.displayName}</strong>
+          {t.welcome} <strong>{user?.displayName}</strong>
         </p>
         {/* The last patient's hand-over first: a crew waiting at the ED reads it without scrolling (issue 16). */}
         <ClosedHandoffStatus />
         <nav className="menu" aria-label="Shift">
           <LogoutButton />
           <MenuRow
-            label="Shift Ends"
+            label={t.shiftEnds}
             value={shiftEnd ? formatDisplayTime(shiftEnd) : messages.chooseTime}
             to={paths.shift}
           />
-          <MenuRow label="Team" value={team?.name ?? ''} to={paths.teamSelection} />
-          <MenuRow label="Truck" value={truck?.name ?? ''} to={paths.truckSelection} />
-          <MenuRow label="Case Transfer" value={messages.tapToReceiveCase} onClick={openReceiveCase} />
+          <MenuRow label={t.team} value={team?.name ?? ''} to={paths.teamSelection} />
+          <MenuRow label={t.truck} value={truck?.name ?? ''} to={paths.truckSelection} />
+          <MenuRow label={t.caseTransfer} value={messages.tapToReceiveCase} onClick={openReceiveCase} />
           {protocolsEnabled && (
             <MenuRow
-              label="Protocols"
+              label={t.protocols}
               value={messages.askQuestion}
               to={paths.protocol}
               onClick={(event) => {
@@ -151,6 +147,18 @@ export function StartPage() {
       )}
     </div>
   );
+}
+
+/** START CASE (spec §2): the token first — an invalid one logs out, or asks to re-authenticate in a case. */
+function onStartCase(): void {
+  if (validateSession() !== 'valid') return;
+  // Loaded since the first paint (and precached by the service worker): this resolves at once.
+  loadStartLive()
+    .then(({ startCase }) => startCase())
+    .catch((error: unknown) => {
+      console.error('START CASE could not load', error);
+      showAlert(messages.noResponse);
+    });
 }
 
 /**

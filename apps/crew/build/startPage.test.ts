@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { loginShellHtml } from './loginShell';
+import { START_SHELL_SCRIPT, startShellHtml } from './startShell';
+import { startPageHtml, startShellScriptFile } from './startPage';
+
+const indexHtml =
+  '<html><head><title>Inbound</title>\n' +
+  '<script type="module" crossorigin src="/assets/index-a.js"></script>\n' +
+  '<link rel="stylesheet" crossorigin href="/assets/index-b.css">\n' +
+  `</head><body><div id="root">${loginShellHtml()}</div></body></html>`;
+
+describe('start.html', () => {
+  it('is index.html with Start’s shell instead of the login screen’s, and the shell’s script in the head', () => {
+    const page = startPageHtml(indexHtml, 'assets/start-shell-1234abcd.js');
+    expect(page).toContain(`<div id="root">${startShellHtml()}</div>`);
+    expect(page).not.toContain('login__title');
+    expect(page).toMatch(/index-b\.css">\n\s*<script src="\/assets\/start-shell-1234abcd\.js"><\/script>\n\s*<\/head>/);
+    // Start's chunk is not listed (decision 0043): only what index.html has.
+    expect(page).not.toContain('modulepreload');
+    expect(page.replace(/<body>[\s\S]*<\/body>/, '')).toContain(
+      '<script type="module" crossorigin src="/assets/index-a.js">',
+    );
+  });
+
+  it('fails the build when index.html has no login shell to replace', () => {
+    expect(() => startPageHtml('<html><head></head><body><div id="root"></div></body></html>', 'x.js')).toThrow(
+      /no login shell/,
+    );
+  });
+
+  it('names the script by its content', () => {
+    expect(startShellScriptFile()).toMatch(/^assets\/start-shell-[0-9a-f]{8}\.js$/);
+    expect(startShellScriptFile(`${START_SHELL_SCRIPT};`)).not.toBe(startShellScriptFile());
+  });
+});

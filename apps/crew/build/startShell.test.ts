@@ -1,0 +1,58 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, screen } from '@testing-library/react';
+import { messages } from '@inbound/contract';
+import { mockFetch } from '../src/test/fetchMock';
+import { medic1, signedInSession } from '../src/test/fixtures';
+import { renderApp } from '../src/test/renderApp';
+import { START_SHELL_ACTION } from '../src/features/start/startShellTap';
+import { startShellHtml } from './startShell';
+
+afterEach(cleanup);
+
+/** The shell's Start, parsed as the browser does. */
+const shellPage = () =>
+  new DOMParser()
+    .parseFromString(`<div id="root">${startShellHtml()}</div>`, 'text/html')
+    .querySelector('.page--start')!;
+
+/** Start as React draws it, without Protocols (a session-only row); what only the session knows emptied. */
+async function reactPage() {
+  mockFetch({ 'GET /notification/broadcast/me': { body: { data: [] } } });
+  renderApp('/start', { ...signedInSession(), user: { ...medic1, features: [] } });
+  await screen.findByRole('button', { name: messages.startCase });
+  const page = document.querySelector('.page--start')!.cloneNode(true) as Element;
+  page.querySelectorAll('[data-discover]').forEach((link) => link.removeAttribute('data-discover'));
+  page.querySelector('.welcome strong')!.textContent = '';
+  for (const row of page.querySelectorAll('a.menu__row')) row.querySelector('.menu__value')!.textContent = '';
+  return page;
+}
+
+describe('Start’s static shell (start.html) is React’s Start', () => {
+  it('START CASE and the tagline: the same markup, but for the shell’s marker', async () => {
+    const react = await reactPage();
+    const shell = shellPage().querySelector('.start-action')!;
+    const action = shell.querySelector(`[${START_SHELL_ACTION}]`);
+    expect(action?.textContent).toBe(messages.startCase);
+    action!.removeAttribute(START_SHELL_ACTION);
+    expect(shell.outerHTML).toBe(react.querySelector('.start-action')!.outerHTML);
+  });
+
+  it('the top bar, the welcome and the rows: the same markup, the session’s values left empty', async () => {
+    const react = await reactPage();
+    const shell = shellPage();
+    for (const selector of ['.top-bar', '.welcome', '.menu']) {
+      expect(shell.querySelector(selector)!.outerHTML, selector).toBe(react.querySelector(selector)!.outerHTML);
+    }
+  });
+
+  it('in the same order, START CASE after the rows; the shell keeps the rest of the screen for the app', async () => {
+    const react = await reactPage();
+    const order = (page: Element) =>
+      [...page.querySelector('.page__content')!.children]
+        .map((child) => child.className)
+        .filter((name) => ['welcome', 'menu', 'start-action'].includes(name));
+    expect(order(shellPage())).toEqual(order(react));
+    expect(order(react)).toEqual(['welcome', 'menu', 'start-action']);
+    expect(shellPage().querySelector('.menu + .start-shell__rest + .start-action')).not.toBeNull();
+  });
+});
