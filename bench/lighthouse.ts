@@ -155,8 +155,12 @@ export async function runLighthouse(): Promise<{
     await page.getByLabel('Username or email').fill('medic2');
     await page.getByLabel('Password', { exact: true }).fill('demo-medic2');
     await page.getByRole('button', { name: 'Login' }).click();
+    await page.waitForURL('**/team-selection');
     await page.getByRole('radio').first().check();
     await page.getByRole('button', { name: 'Next' }).click();
+    // The truck page's own radios: checked before it had replaced the team page, the team's radio was
+    // checked again and Next stayed disabled.
+    await page.waitForURL('**/truck-selection');
     await page.getByRole('radio').first().check();
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByRole('button', { name: 'START CASE' }).waitFor();

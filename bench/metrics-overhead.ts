@@ -2,32 +2,32 @@
  * What the metrics cost per request — target ≤ 5 % more server CPU with /metrics enabled (issue 18,
  * "Figures").
  *
- * Four servers side by side, the same code, two with METRICS_ENABLED=true (the default: per-request
- * counter and histogram, process figures collected, scraped every 15 s — a common Prometheus interval;
- * each scrape costs a few ms of CPU) and two with METRICS_ENABLED=false, started in the order on, off,
- * off, on (ABBA: the order of start cancels out). Each server is `node --import tsx` alone, without npx
- * (bench/lib/server.ts `serverOnly`): npm's process under npx burned 0.5–7.5 ms of CPU per second while
- * its server idled, differently in each server, which at 150 req/s is up to +50 µs per request on one
- * server of four. Each round loads all four at once, open loop at a fixed offered rate (BENCH_RATE
- * requests/s each, so a slow server does not get fewer requests), for BENCH_DURATION_S seconds: the
- * server's CPU seconds over the requests answered = CPU µs per request. The figure is the median, over
- * BENCH_ROUNDS rounds (7), of each round's on ÷ off (each side the mean of its two servers): both sides of
- * a round ran under the same machine load, so their ratio varies less than either side does. Each
- * server's own median is printed too: the two "on" servers must agree, else one server (not the
- * metrics) makes the difference. The warm-up round sends the rounds' own requests (signed in for
- * users/me), so the rounds measure compiled code. The fixed cost (CPU per second of an unloaded server
- * over one scrape interval: the server's own timers — outbox relay, sweeps — event-loop sampling, the
- * scrape) is measured first and printed; the per-request figure is then also given with that fixed cost
- * taken out, since at BENCH_RATE it is spread over few requests. The direct cost of recording one
- * request (counter + histogram) and the request path on vs off in one process (inject) are printed
- * last. Never asserts.
+ * Each round starts four fresh servers, the same code, two with METRICS_ENABLED=true (the default:
+ * per-request counter and histogram, process figures collected, scraped every 15 s — a common Prometheus
+ * interval; each scrape costs a few ms of CPU) and two with METRICS_ENABLED=false, in the order on, off,
+ * off, on in even rounds and off, on, on, off in odd ones, and stops them at its end: one process can stand
+ * apart from three started alike for its whole life (session 9: one server 30–40 % above the others,
+ * whichever side it was on), which over rounds of new processes falls to the median. Each server is
+ * `node --import tsx` alone, without npx (bench/lib/server.ts `serverOnly`): npm's process under npx
+ * burned 0.5–7.5 ms of CPU per second while its server idled. A round loads all four at once, open loop at
+ * a fixed offered rate (BENCH_RATE requests/s each, so a slow server does not get fewer requests), for
+ * BENCH_DURATION_S seconds, after a warm-up of the same requests (signed in for users/me) and five scrapes
+ * of each scraped server (a server in service compiled its exposition long ago): the server's
+ * CPU seconds over the requests answered = CPU µs per request. The figure is the median, over BENCH_ROUNDS
+ * rounds (7), of each round's on ÷ off (each side the mean of its two servers): both sides of a round ran
+ * under the same machine load, so their ratio varies less than either side does. The fixed cost (CPU per
+ * second of an unloaded server over one scrape interval: the server's own timers — outbox relay, sweeps —
+ * event-loop sampling, the scrape) is measured in each round and printed; the per-request figure is then
+ * also given with that fixed cost taken out, since at BENCH_RATE it is spread over few requests. The
+ * direct cost of recording one request (counter + histogram) and the request path on vs off in one
+ * process (inject) are printed last. Never asserts.
  *
  * BENCH_AA=1 runs the same comparison with metrics on in all four servers (and all four scraped): the
  * "overhead" it prints is then the noise of the method on this machine at this moment — an A/B figure
  * smaller than it cannot be read.
  *
  * To compare two variants of the server rather than on/off: BENCH_ON_ENV / BENCH_OFF_ENV (JSON) add
- * environment to servers 1 and 4 / 2 and 3 (e.g. BENCH_OFF_ENV='{"METRICS_ENABLED":"true"}' is an A/A
+ * environment to the "on" / "off" side's servers (e.g. BENCH_OFF_ENV='{"METRICS_ENABLED":"true"}' is an A/A
  * with the "off" servers scraped too); every server with metrics on is scraped. BENCH_CALLS=users/me
  * runs one call only; BENCH_IN_PROCESS=0 skips the in-process figures.
  */
@@ -44,8 +44,10 @@ const RATE = Number(process.env.BENCH_RATE ?? 150);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const CONNECTIONS = 20;
-const SCRAPE_EVERY_MS = 15_000;
-const IDLE_S = SCRAPE_EVERY_MS / 1000;
+/** BENCH_SCRAPE_EVERY_MS=0: never scraped, to tell the scrape's fixed cost from the per-request one. */
+const SCRAPE_EVERY_MS = Number(process.env.BENCH_SCRAPE_EVERY_MS ?? 15_000);
+const IDLE_MS = 15_000;
+const IDLE_S = IDLE_MS / 1000;
 /** A/A: metrics on in all four servers, to see the method's noise. */
 const AA = process.env.BENCH_AA === '1';
 const LIMITS = { SIGNIN_LIMIT_PER_ADDRESS: '100000000', SIGNIN_LIMIT_PER_ACCOUNT: '100000000' };
@@ -121,82 +123,113 @@ function inProcessAb(): { onUs: number; offUs: number } {
   return JSON.parse(out.trim().split('\n').at(-1)!) as { onUs: number; offUs: number };
 }
 
+const scrape = (server: BenchServer): Promise<unknown> =>
+  fetch(`${server.url}/metrics`)
+    .then((r) => r.text())
+    .catch(() => undefined);
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-export async function runMetricsOverhead(): Promise<{ call: string; onUs: number; offUs: number; overhead: number }[]> {
-  const servers: BenchServer[] = [];
-  const scraped: BenchServer[] = [];
-  for (const [i, enabled] of (AA ? [true, true, true, true] : [true, false, false, true]).entries()) {
-    const side = i === 0 || i === 3 ? 'BENCH_ON_ENV' : 'BENCH_OFF_ENV';
-    const env = { ...LIMITS, METRICS_ENABLED: String(enabled), ...sideEnv(side) };
-    const server = await startServer(await freePort(), env, { serverOnly: true });
-    servers.push(server);
-    if (env.METRICS_ENABLED === 'true') scraped.push(server);
+interface Side {
+  us: number;
+  marginalUs: number;
+  p99: number;
+}
+
+/**
+ * One round: four fresh servers, ABBA on even rounds and BAAB on odd ones, each call warmed up and then
+ * measured with all four loaded at once. Fresh processes each round because one process can stand apart
+ * from three started alike for its whole life (a server 30–40 % above the others in session 9's quiet
+ * runs, whichever side it was on): over rounds of new processes that falls to the median.
+ */
+async function round(index: number, calls: Call[], scraped: Set<BenchServer>) {
+  const servers: { server: BenchServer; on: boolean }[] = [];
+  try {
+    for (let i = 0; i < 4; i++) {
+      // The "on" side: servers 1 and 4 in even rounds, 2 and 3 in odd ones (metrics on in all four in an A/A).
+      const on = (i === 0 || i === 3) === (index % 2 === 0);
+      const env = { ...LIMITS, METRICS_ENABLED: String(AA || on), ...sideEnv(on ? 'BENCH_ON_ENV' : 'BENCH_OFF_ENV') };
+      const server = await startServer(await freePort(), env, { serverOnly: true });
+      servers.push({ server, on });
+      if (env.METRICS_ENABLED === 'true') scraped.add(server);
+    }
+    const tokens = await Promise.all(servers.map(({ server }) => signIn(server.url)));
+    // A scraped server's first scrapes compile the exposition (14 ms of CPU in one process, then ~2.4 ms):
+    // a server in service pays that once, so the round starts past it, as it does past the requests' own.
+    for (const server of scraped) for (let i = 0; i < 5; i++) await scrape(server);
+    const idle = await Promise.all(servers.map(({ server }) => idleCoresUsed(server)));
+    const sides = (results: Side[], on: boolean) => {
+      const mine = results.filter((_, i) => servers[i]!.on === on);
+      const mean = (pick: (side: Side) => number) => mine.reduce((sum, side) => sum + pick(side), 0) / mine.length;
+      return { us: mean((r) => r.us), marginalUs: mean((r) => r.marginalUs), p99: Math.max(...mine.map((r) => r.p99)) };
+    };
+    const byCall = new Map<string, { on: Side; off: Side; perServer: string }>();
+    for (const call of calls) {
+      const loadAll = () =>
+        Promise.all(servers.map(({ server }, i) => load(server, call.path, call.auth ? tokens[i]! : null, idle[i]!)));
+      // Warm-up with the rounds' own requests (signed in where the call is): the measure is of compiled code.
+      await loadAll();
+      const results = await loadAll();
+      const perServer = results.map((r, i) => `${servers[i]!.on ? 'on' : 'off'} ${r.us.toFixed(0)}`).join(', ');
+      byCall.set(call.name, { on: sides(results, true), off: sides(results, false), perServer });
+    }
+    const idleOf = (on: boolean) => idle.filter((_, i) => servers[i]!.on === on).reduce((a, b) => a + b, 0) / 2;
+    return { byCall, idleOn: idleOf(true), idleOff: idleOf(false) };
+  } finally {
+    for (const { server } of servers) {
+      scraped.delete(server);
+      await server.stop();
+    }
   }
+}
+
+interface Call {
+  name: string;
+  path: string;
+  auth: boolean;
+}
+
+export async function runMetricsOverhead(): Promise<{ call: string; onUs: number; offUs: number; overhead: number }[]> {
+  const scraped = new Set<BenchServer>();
   const scraper = setInterval(() => {
-    for (const server of scraped)
-      fetch(`${server.url}/metrics`)
-        .then((r) => r.text())
-        .catch(() => undefined);
-  }, SCRAPE_EVERY_MS);
+    if (SCRAPE_EVERY_MS === 0) return;
+    for (const server of scraped) void scrape(server);
+  }, SCRAPE_EVERY_MS || IDLE_MS);
+  const calls: Call[] = [
+    { name: 'users/me', path: routes.me.path, auth: true },
+    { name: 'health', path: routes.health.path, auth: false },
+  ].filter((call) => !CALLS || CALLS.includes(call.name));
   const figures: { call: string; onUs: number; offUs: number; overhead: number }[] = [];
   try {
-    const tokens = await Promise.all(servers.map((server) => signIn(server.url)));
-    const calls = [
-      { name: 'users/me', path: routes.me.path, auth: true },
-      { name: 'health', path: routes.health.path, auth: false },
-    ].filter((call) => !CALLS || CALLS.includes(call.name));
     console.info(
-      `\n== metrics overhead${AA ? ' — A/A (metrics on in all four: "on" = servers 1 and 4, "off" = 2 and 3; the difference is noise)' : ''}: CPU µs per request, metrics on vs off, both loaded at once, open loop ${RATE} req/s each of 4 servers (ABBA), ${DURATION_S} s × ${ROUNDS} (load average ${loadavg()[0]!.toFixed(2)})`,
+      `\n== metrics overhead${AA ? ' — A/A (metrics on in all four: "on" = servers 1 and 4, "off" = 2 and 3; the difference is noise)' : ''}: CPU µs per request, metrics on vs off, both loaded at once, open loop ${RATE} req/s each of 4 fresh servers per round (ABBA, then BAAB), ${DURATION_S} s × ${ROUNDS} rounds (load average ${loadavg()[0]!.toFixed(2)})`,
     );
-    const idle = await Promise.all(servers.map(idleCoresUsed));
-    const idleOn = (idle[0]! + idle[3]!) / 2;
-    const idleOff = (idle[1]! + idle[2]!) / 2;
+    const rounds = [];
+    for (let index = 0; index < ROUNDS; index++) rounds.push(await round(index, calls, scraped));
     console.info(
-      `  fixed cost, unloaded over ${IDLE_S} s (one scrape): on ${(idleOn * 1000).toFixed(2)} ms CPU/s, off ${(idleOff * 1000).toFixed(2)} ms CPU/s`,
+      `  fixed cost, unloaded over ${IDLE_S} s (one scrape), median of rounds: on ${(median(rounds.map((r) => r.idleOn)) * 1000).toFixed(2)} ms CPU/s, off ${(median(rounds.map((r) => r.idleOff)) * 1000).toFixed(2)} ms CPU/s`,
     );
     for (const call of calls) {
-      // Warm-up with the same requests as the rounds (signed in where the call is), so the rounds measure
-      // compiled code, not the first requests' compilation.
-      await Promise.all(servers.map((server, i) => load(server, call.path, call.auth ? tokens[i]! : null, idle[i]!)));
-      const onUs: number[] = [];
-      const offUs: number[] = [];
-      const onMarginal: number[] = [];
-      const offMarginal: number[] = [];
-      const p99: string[] = [];
-      const perServer: number[][] = servers.map(() => []);
-      for (let round = 0; round < ROUNDS; round++) {
-        const [a1, b1, b2, a2] = await Promise.all(
-          servers.map((server, i) => load(server, call.path, call.auth ? tokens[i]! : null, idle[i]!)),
-        );
-        onUs.push((a1!.us + a2!.us) / 2);
-        offUs.push((b1!.us + b2!.us) / 2);
-        onMarginal.push((a1!.marginalUs + a2!.marginalUs) / 2);
-        offMarginal.push((b1!.marginalUs + b2!.marginalUs) / 2);
-        p99.push(`${Math.max(a1!.p99, a2!.p99)}/${Math.max(b1!.p99, b2!.p99)}`);
-        perServer.forEach((list, i) => list.push([a1, b1, b2, a2][i]!.us));
-      }
+      const of = rounds.map((r) => r.byCall.get(call.name)!);
       // Both sides of one round ran at once, under the same machine load: their ratio is the figure of
       // that round, and the median of those ratios moves less than a ratio of medians taken apart.
-      const ratios = onUs.map((on, round) => on / offUs[round]!);
+      const ratios = of.map(({ on, off }) => on.us / off.us);
       const overhead = median(ratios) - 1;
-      const onMedian = median(onUs);
-      const offMedian = median(offUs);
-      const marginalOverhead = median(onMarginal.map((on, round) => on / offMarginal[round]!)) - 1;
+      const onMedian = median(of.map(({ on }) => on.us));
+      const offMedian = median(of.map(({ off }) => off.us));
+      const marginalOverhead = median(of.map(({ on, off }) => on.marginalUs / off.marginalUs)) - 1;
       figures.push({ call: call.name, onUs: onMedian, offUs: offMedian, overhead });
       console.info(
         `  ${pad(call.name, 10)} overhead ${padStart((overhead * 100).toFixed(1), 5)} % (median of ${ROUNDS} rounds' on ÷ off; target ≤ ${OVERHEAD_TARGET * 100} %) ${verdict(overhead <= OVERHEAD_TARGET)}   CPU per request on ${padStart(onMedian.toFixed(0), 5)} µs  off ${padStart(offMedian.toFixed(0), 5)} µs (medians), load average ${loadavg()[0]!.toFixed(2)}`,
       );
       console.info(
-        `  ${pad('', 10)} rounds: ${ratios.map((r) => `${((r - 1) * 100).toFixed(0)} %`).join(' ')}; on ${onUs.map((u) => u.toFixed(0)).join('/')} off ${offUs.map((u) => u.toFixed(0)).join('/')} µs; p99 on/off ms ${p99.join(' ')}`,
+        `  ${pad('', 10)} rounds: ${ratios.map((r) => `${((r - 1) * 100).toFixed(0)} %`).join(' ')}; p99 on/off ms ${of.map(({ on, off }) => `${on.p99}/${off.p99}`).join(' ')}`,
       );
-      // One server apart from the three others points at that server (its start, its position), not at
-      // the metrics: the A/B needs the two "on" servers to agree.
+      // A server apart from the three beside it shows here, in its own round only.
+      for (const [index, { perServer }] of of.entries())
+        console.info(`  ${pad('', 10)} round ${index + 1}, per server µs: ${perServer}`);
       console.info(
-        `  ${pad('', 10)} per server (on, off, off, on), median µs: ${perServer.map((list) => median(list).toFixed(0)).join(' / ')}`,
-      );
-      console.info(
-        `  ${pad('', 10)} per request with the fixed cost apart: on ${padStart(median(onMarginal).toFixed(0), 5)} µs  off ${padStart(median(offMarginal).toFixed(0), 5)} µs  overhead ${padStart((marginalOverhead * 100).toFixed(1), 5)} % ${verdict(marginalOverhead <= OVERHEAD_TARGET)}`,
+        `  ${pad('', 10)} per request with the fixed cost apart: on ${padStart(median(of.map(({ on }) => on.marginalUs)).toFixed(0), 5)} µs  off ${padStart(median(of.map(({ off }) => off.marginalUs)).toFixed(0), 5)} µs  overhead ${padStart((marginalOverhead * 100).toFixed(1), 5)} % ${verdict(marginalOverhead <= OVERHEAD_TARGET)}`,
       );
     }
     if (!IN_PROCESS) return figures;
@@ -209,7 +242,6 @@ export async function runMetricsOverhead(): Promise<{ call: string; onUs: number
     console.info(`  load average after: ${loadavg()[0]!.toFixed(2)} (2 cores; other work inflates both sides alike)`);
   } finally {
     clearInterval(scraper);
-    for (const server of servers) await server.stop();
   }
   return figures;
 }
