@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, screen } from '@testing-library/react';
 import { messages } from '@inbound/contract';
 import { mockFetch } from '../src/test/fetchMock';
@@ -7,6 +7,9 @@ import { renderApp } from '../src/test/renderApp';
 import { START_SHELL_ACTION } from '../src/features/start/startShellTap';
 import { startShellHtml } from './startShell';
 
+// Start's hospital statuses load their live channel with a dynamic import; loaded here first, it cannot
+// still be on its way when the file's environment is torn down (which logged "could not load" errors).
+beforeAll(() => import('../src/features/hospitalStatus/liveStatuses'));
 afterEach(cleanup);
 
 /** The shell's Start, parsed as the browser does. */
