@@ -29,8 +29,8 @@
  * On `hospital:{id}` it carries `card`, the board's card of the case as it is after the event (the
  * board replaces exactly that card; a position report included), or `card: null` when the case is no
  * longer on that hospital's board (its destination changed away). `case.card` is the same card for a
-change that is not a case event — the unread count moved with a chat message or a read receipt — and is
-applied the same way. No message needs a read to apply.
+ * change that is not a case event — the unread count moved with a chat message or a read receipt — and is
+ * applied the same way. No message needs a read to apply.
  */
 import { z } from 'zod';
 import { HospitalStatusesResponse } from './api.js';

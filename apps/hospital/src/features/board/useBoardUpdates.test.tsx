@@ -81,6 +81,19 @@ function cardMessage(caseId: string, after: BoardCase | null) {
 }
 
 /** Board reads the test holds open until it releases them. */
+/** The board drawn and its first read in, with these open cards; `board()` is the cached board as it is now. */
+async function renderLoadedBoard(open: BoardCase[]) {
+  api.call.mockResolvedValue({ ...BOARD, open });
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <Board />
+    </QueryClientProvider>,
+  );
+  await waitFor(() => expect(client.getQueryData(boardKeys.board('h1'))).toBeDefined());
+  return { client, board: () => client.getQueryData<BoardResponse>(boardKeys.board('h1'))! };
+}
+
 function heldReads() {
   const release: (() => void)[] = [];
   api.call.mockImplementation(
@@ -150,15 +163,7 @@ describe('useBoardUpdates', () => {
   it('applies a case change to its one card — replaced, moved to the history on arrival, removed — with no read', async () => {
     const a = card('a');
     const b = card('b');
-    api.call.mockResolvedValue({ ...BOARD, open: [a, b] });
-    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    render(
-      <QueryClientProvider client={client}>
-        <Board />
-      </QueryClientProvider>,
-    );
-    await waitFor(() => expect(client.getQueryData(boardKeys.board('h1'))).toBeDefined());
-    const board = () => client.getQueryData<BoardResponse>(boardKeys.board('h1'))!;
+    const { board } = await renderLoadedBoard([a, b]);
     const before = board();
 
     channel.handlers!.onMessage(cardMessage('b', { ...b, gender: 'M' }), 2);
@@ -185,15 +190,7 @@ describe('useBoardUpdates', () => {
   it('applies a card sent without a case event (the unread count moved) to the board and the open detail, with no read', async () => {
     const a = card('a');
     const b = card('b');
-    api.call.mockResolvedValue({ ...BOARD, open: [a, b] });
-    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    render(
-      <QueryClientProvider client={client}>
-        <Board />
-      </QueryClientProvider>,
-    );
-    await waitFor(() => expect(client.getQueryData(boardKeys.board('h1'))).toBeDefined());
-    const board = () => client.getQueryData<BoardResponse>(boardKeys.board('h1'))!;
+    const { client, board } = await renderLoadedBoard([a, b]);
     const detail: BoardCaseDetail = {
       ...b,
       hospital: BOARD.hospital,
