@@ -217,6 +217,15 @@ export function createCaseOutbox({ db, announce, logError, relay = true }: CaseO
  * conversion) in the outbox, in the transaction of the change it announces; the relay publishes it
  * with the row's id as its dedupe key. The caller wakes the relay after its commit (`wake`).
  */
+/**
+ * The relay sends messages in (created_at, id) order. A random id put two messages of the same millisecond
+ * (a delivered receipt, then read) in either order; this one begins with the host's monotonic clock (shared
+ * by every process of one host), so such ties keep the order they were written in.
+ */
+function messageId(): string {
+  return `${process.hrtime.bigint().toString().padStart(20, '0')}-${randomUUID().slice(0, 8)}`;
+}
+
 export async function enqueueCaseMessage(
   trx: Transaction<DB>,
   caseId: string,
@@ -225,6 +234,6 @@ export async function enqueueCaseMessage(
 ): Promise<void> {
   await trx
     .insertInto('case_outbox_messages')
-    .values({ id: randomUUID(), case_id: caseId, message: toJson(CaseChannelMessage.parse(message)), created_at: at })
+    .values({ id: messageId(), case_id: caseId, message: toJson(CaseChannelMessage.parse(message)), created_at: at })
     .execute();
 }
