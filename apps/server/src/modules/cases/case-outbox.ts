@@ -73,9 +73,25 @@ export function createCaseOutbox({ db, announce, logError, relay = true }: CaseO
     return db.selectFrom('cases').selectAll().where('id', 'in', caseIds).execute();
   }
 
-  /** One batch; answers whether there may be more. */
+  /**
+   * One batch of each stream; answers whether there may be more. Events and the other messages keep
+   * their own orders, so a case whose event cannot be announced (its board card fails to build) holds
+   * back its own later events until it can, not every case's chat: the messages go out, then the
+   * events' failure is reported and the next wake or poll tries them again.
+   */
   async function relayBatch(): Promise<boolean> {
     if (!(await holdLease())) return false;
+    const events = await relayEvents().then(
+      (more) => ({ more, failed: false as const }),
+      (error: unknown) => ({ more: false, failed: true as const, error }),
+    );
+    if (closed) return false;
+    const moreMessages = await relayMessages();
+    if (events.failed) throw events.error;
+    return !closed && (events.more || moreMessages);
+  }
+
+  async function relayEvents(): Promise<boolean> {
     const rows = await db
       .selectFrom('case_outbox')
       .innerJoin('case_events', 'case_events.id', 'case_outbox.event_id')
@@ -119,7 +135,10 @@ export function createCaseOutbox({ db, announce, logError, relay = true }: CaseO
     if (announced.length > 0) await db.deleteFrom('case_outbox').where('event_id', 'in', announced).execute();
     const failed = outcomes.find((outcome) => outcome.status === 'rejected');
     if (failed) throw failed.reason;
-    if (closed) return false;
+    return rows.length === BATCH;
+  }
+
+  async function relayMessages(): Promise<boolean> {
     const messages = await db
       .selectFrom('case_outbox_messages')
       .selectAll()
@@ -142,7 +161,7 @@ export function createCaseOutbox({ db, announce, logError, relay = true }: CaseO
     } finally {
       if (sent.length > 0) await db.deleteFrom('case_outbox_messages').where('id', 'in', sent).execute();
     }
-    return !closed && (rows.length === BATCH || messages.length === BATCH);
+    return messages.length === BATCH;
   }
 
   async function run(): Promise<void> {
@@ -213,11 +232,6 @@ export function createCaseOutbox({ db, announce, logError, relay = true }: CaseO
 }
 
 /**
- * Puts a message for `case:{id}` that is not a case event (a chat message, a receipt, a finished
- * conversion) in the outbox, in the transaction of the change it announces; the relay publishes it
- * with the row's id as its dedupe key. The caller wakes the relay after its commit (`wake`).
- */
-/**
  * The relay sends messages in (created_at, id) order. A random id put two messages of the same millisecond
  * (a delivered receipt, then read) in either order; this one begins with the host's monotonic clock (shared
  * by every process of one host), so such ties keep the order they were written in.
@@ -226,6 +240,11 @@ function messageId(): string {
   return `${process.hrtime.bigint().toString().padStart(20, '0')}-${randomUUID().slice(0, 8)}`;
 }
 
+/**
+ * Puts a message for `case:{id}` that is not a case event (a chat message, a receipt, a finished
+ * conversion) in the outbox, in the transaction of the change it announces; the relay publishes it
+ * with the row's id as its dedupe key. The caller wakes the relay after its commit (`wake`).
+ */
 export async function enqueueCaseMessage(
   trx: Transaction<DB>,
   caseId: string,
