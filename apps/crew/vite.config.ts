@@ -52,6 +52,19 @@ const runtimeCaching = [
   },
 }));
 
+// /start, where a signed-in crew's app opens, is answered offline as the server answers it online: with
+// start.html, Start's static shell (decision 0043), from the precache; every other navigation gets
+// index.html. Serialised into sw.js like the functions above. (Web build only: the desktop build routes by
+// hash and has no start.html.)
+const START_NAVIGATION = /^\/start($|\?)/;
+const startNavigation = {
+  urlPattern: ({ request, url, sameOrigin }: { request: Request; url: URL; sameOrigin: boolean }) =>
+    sameOrigin && request.mode === 'navigate' && url.pathname === '/start',
+  method: 'GET' as const,
+  handler: async ({ request }: { request: Request }) =>
+    (await caches.match('/start.html', { ignoreSearch: true, ignoreVary: true })) ?? fetch(request),
+};
+
 // The one build flag of the desktop variant (spec §2): `vite build --mode desktop` builds the same source
 // with hash routing and the /gpsSource page into dist-desktop/, which apps/desktop serves.
 export default defineConfig(({ mode }) => ({
@@ -99,13 +112,13 @@ export default defineConfig(({ mode }) => ({
         globPatterns: ['**/*.{js,css,html,svg,png}'],
         globIgnores: ['sw-extensions.js', 'icons/*.svg', 'icons/*.png'],
         navigateFallback: '/index.html',
-        navigateFallbackDenylist: navigationDenylist,
+        navigateFallbackDenylist: mode === 'desktop' ? navigationDenylist : [...navigationDenylist, START_NAVIGATION],
         cleanupOutdatedCaches: true,
         // A new version waits until the app says so (SKIP_WAITING); a first install takes the open page
         // at once, so the team and complaint set it loads are already kept for the next offline start.
         skipWaiting: false,
         clientsClaim: true,
-        runtimeCaching,
+        runtimeCaching: mode === 'desktop' ? runtimeCaching : [startNavigation, ...runtimeCaching],
         importScripts: ['/sw-extensions.js'],
         sourcemap: false,
       },

@@ -53,7 +53,11 @@ test('the crew app is installable and opens and works a case offline', async ({ 
       .toEqual(expect.arrayContaining(['inbound-runtime-teams', 'inbound-runtime-complaint-sets']));
 
     await context.setOffline(true);
-    await page.reload();
+    // Offline, /start is answered by the service worker with start.html, Start's static shell, as the server
+    // answers it online (not index.html's login shell as a splash before Start).
+    const reloaded = await page.reload();
+    expect(reloaded?.fromServiceWorker()).toBe(true);
+    expect(await reloaded!.text()).toContain('data-start-shell-action');
     await expect(page).toHaveURL(atPath('/start'));
     await page.getByRole('button', { name: 'START CASE' }).click();
     await expect(page.getByRole('heading', { name: /^Case / })).toBeVisible();

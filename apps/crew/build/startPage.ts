@@ -10,7 +10,7 @@
  * does not wait for it, and fetched beside the entry chunk it shared the link with the stylesheet the
  * first paint waits for (0.15 s later on Lighthouse's slow 4G, decision 0043). `main.tsx` asks for it
  * while the stored session is read. The service worker precaches start.html and the script with the rest;
- * its offline start answers with index.html, where the login shell is the splash.
+ * the service worker answers an offline /start with it too (vite.config.ts), as the server does online.
  */
 import { createHash } from 'node:crypto';
 import type { Plugin } from 'vite';

@@ -55,7 +55,7 @@ describe.skipIf(!built)('built PWA (dist)', () => {
     expect(html).not.toContain('registerSW.js');
   });
 
-  it('sw.js precaches the shell, falls back to index.html except API paths, caches only the three GETs', () => {
+  it('sw.js precaches the shell, falls back to index.html except API paths and /start, caches only the three GETs', () => {
     const sw = readFileSync(path.join(dist, 'sw.js'), 'utf8');
     expect(sw).toContain('"index.html"');
     expect(sw).toMatch(/createHandlerBoundToURL\("\/index\.html"\)/);
@@ -63,6 +63,9 @@ describe.skipIf(!built)('built PWA (dist)', () => {
     for (const prefix of [...api, 'secret', 'health', 'api', 'realtime', 'hospital']) {
       expect(sw).toContain(`/^\\/${prefix}(\\/|$|\\?)/`);
     }
+    // /start is answered with the precached start.html (Start's static shell), not index.html.
+    expect(sw).toContain('/^\\/start($|\\?)/');
+    expect(sw).toContain('"/start.html"');
     const runtimeCaches = [...sw.matchAll(/cacheName:"([^"]+)"/g)].map((match) => match[1]);
     expect(runtimeCaches.sort()).toEqual([
       'inbound-runtime-complaint-sets',
