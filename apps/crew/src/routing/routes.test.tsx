@@ -1,10 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, screen } from '@testing-library/react';
 import { mockFetch } from '../test/fetchMock';
 import { signedInSession } from '../test/fixtures';
 import { renderApp } from '../test/renderApp';
 import { preloadStartPage } from './routes';
 
+// Start imports its live-status module when it mounts; loaded here first, so the file never ends with
+// that import still in flight (a teardown error logged, never a failure).
+beforeAll(() => import('../features/hospitalStatus/liveStatuses'));
 afterEach(() => cleanup());
 
 describe('a screen whose code was preloaded', () => {
