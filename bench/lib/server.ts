@@ -132,7 +132,11 @@ export async function startServer(
     : options.serverOnly
       ? ['node', ['--import', 'tsx', entry]]
       : ['npx', ['tsx', entry]];
-  const child = spawn(command, args, {
+  // BENCH_SERVER_CPUS=<list>: the server pinned to those cores (`taskset -c`), e.g. away from the load
+  // generator's, so a per-request CPU figure is not moved by the two trading cores.
+  const cpus = process.env.BENCH_SERVER_CPUS;
+  const [program, argv] = cpus ? ['taskset', ['-c', cpus, command, ...args]] : [command, args];
+  const child = spawn(program, argv, {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
