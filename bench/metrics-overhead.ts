@@ -10,24 +10,25 @@
  * alone, without npx (bench/lib/server.ts `serverOnly`): npm's process under npx burned 0.5–7.5 ms of CPU
  * per second while its server idled. A round loads both at once, open loop at a fixed offered rate
  * (BENCH_RATE requests/s each, so a slow server does not get fewer requests), for BENCH_DURATION_S seconds
- * (20), after a warm-up of the same requests (signed in for users/me) and five scrapes of the scraped server
- * (a server in service compiled its exposition long ago): the server's CPU seconds over the requests
+ * (20), after a warm-up of the same requests (signed in for users/me) and five scrapes of each server (a
+ * server in service compiled its exposition long ago): the server's CPU seconds over the requests
  * answered = CPU µs per request. The figure is the median, over BENCH_ROUNDS rounds (6), of each round's
  * on ÷ off: both ran under the same machine load, so their ratio varies far less than either does.
  *
  * Why two servers for 20 s and not four for 8 s (sessions 7–10): with four servers and an 8 s window a
  * round's on ÷ off swung ±15 % and the median of seven came out at +12 % in two runs of three on a quiet
  * machine, while two servers loaded for 30 s, six rounds alternating which starts first, neither scraped,
- * gave on ÷ off between −4.5 % and +0.8 % in every round (2026-11-28, decision 0027's addendum). The fixed cost (CPU per
- * second of an unloaded server over one scrape interval: the server's own timers — outbox relay, sweeps —
- * event-loop sampling, the scrape) is measured in each round and printed; the per-request figure is then
- * also given with that fixed cost taken out, since at BENCH_RATE it is spread over few requests. The
- * direct cost of recording one request (counter + histogram) and the request path on vs off in one
- * process (inject) are printed last. Never asserts.
+ * gave on ÷ off between −4.5 % and +0.8 % in every round (2026-11-28, decision 0027's addendum). The
+ * fixed cost (CPU per second of an unloaded server over one scrape interval: the server's own timers —
+ * outbox relay, sweeps — event-loop sampling, the scrape) is measured in each round and printed; the
+ * per-request figure is then also given with that fixed cost taken out, since at BENCH_RATE it is spread
+ * over few requests. The direct cost of recording one request (counter + histogram), the metrics'
+ * per-request work measured apart, and the request path on vs off in one process (inject) are printed
+ * last. Never asserts.
  *
  * Run it as `BENCH_SERVER_CPUS=1 taskset -c 0 npx tsx bench/metrics-overhead.ts`: the servers on one core and
  * this process (autocannon) on the other. Unpinned, the three trade two cores and one run's rounds spread
- * −23…+47 % (users/me); pinned, −4…+10 %.
+ * −23…+47 % (users/me); pinned, −13…+17 % over three runs, and an A/A's median moved 0.4 %.
  *
  * BENCH_AA=1 runs the same comparison with metrics on in both servers: the "overhead" it prints is then
  * the noise of the method on this machine at this moment — an A/B figure smaller than it cannot be read.
