@@ -5,7 +5,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import { authorizationHeader, CreateCaseResponse, RealtimeEvent, type UserRole } from '@inbound/contract';
+import {
+  authorizationHeader,
+  buildPath,
+  CreateCaseResponse,
+  RealtimeEvent,
+  routes,
+  type UserRole,
+} from '@inbound/contract';
 import { parseJson, toJson } from '../db/json.js';
 import { cachedHash, type TestApp } from './app.js';
 
@@ -50,6 +57,25 @@ export async function startCase(
 export async function setDestination(t: TestApp, token: string, caseId: string, hospitalId: string) {
   const res = await send(t, 'PATCH', `/v4/twiageCases/${caseId}`, token, { body: { destinationHospital: hospitalId } });
   if (res.statusCode !== 200) throw new Error(`set destination failed: ${res.statusCode} ${res.body}`);
+}
+
+/** Posts a crew chat message on a case as the crew app does (Riverside EMS, sent at CLIENT_TIME). */
+export function postCrewChat(
+  t: TestApp,
+  token: string,
+  caseId: string,
+  message: string,
+): Promise<LightMyRequestResponse> {
+  return send(t, 'POST', buildPath(routes.postChatMessage.path, { id: caseId }), token, {
+    body: {
+      clientCreatedAt: CLIENT_TIME,
+      deviceId: 'web_ems',
+      message,
+      timestamp: CLIENT_TIME,
+      source: 'web_ems',
+      senderOrganization: 'Riverside EMS',
+    },
+  });
 }
 
 /** Adds a user (password `demo-{username}`) as ED staff of a hospital or crew member of agencies. */

@@ -11,11 +11,11 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPath, parseChannelMessage, routes, type ServerFrame } from '@inbound/contract';
+import { parseChannelMessage, type ServerFrame } from '@inbound/contract';
 import { buildApp } from '../../app.js';
 import { IDS } from '../../seed/demo-data.js';
 import { createTestApp, testConfig, type TestApp } from '../../test/app.js';
-import { published, RIVERSIDE_TRUCK, send, setDestination, startCase } from '../../test/crew-api.js';
+import { postCrewChat, published, RIVERSIDE_TRUCK, setDestination, startCase } from '../../test/crew-api.js';
 import { testDialects } from '../../test/databases.js';
 import { openAuthenticated, type TestSocket } from '../realtime/test-client.js';
 
@@ -59,16 +59,7 @@ describe.each(dialects)('case outbox on %s', (dialect) => {
     const { id } = await startCase(killed, medic1, IDS.agencies.riverside, RIVERSIDE_TRUCK);
     await setDestination(killed, medic1, id, IDS.hospitals.riversideRegional);
     // A chat message is not a case event; its `chat.message` takes the same outbox.
-    const chat = await send(killed, 'POST', buildPath(routes.postChatMessage.path, { id }), medic1, {
-      body: {
-        clientCreatedAt: '2026-11-21T11:59:30.000Z',
-        deviceId: 'web_ems',
-        message: 'ETA 5',
-        timestamp: '2026-11-21T11:59:30.000Z',
-        source: 'web_ems',
-        senderOrganization: 'Riverside EMS',
-      },
-    });
+    const chat = await postCrewChat(killed, medic1, id, 'ETA 5');
     expect(chat.statusCode, chat.body).toBe(201);
     // Committed, not announced: the process "dies" here (it never relays).
     const pending = await killed.database.db.selectFrom('case_outbox').selectAll().where('case_id', '=', id).execute();

@@ -3,10 +3,9 @@
  * to build) stays in the outbox to be tried again, and the chat messages queued beside it still go out.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPath, routes } from '@inbound/contract';
 import { IDS } from '../../seed/demo-data.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
-import { RIVERSIDE_TRUCK, send, setDestination, startCase } from '../../test/crew-api.js';
+import { postCrewChat, RIVERSIDE_TRUCK, setDestination, startCase } from '../../test/crew-api.js';
 import type { CaseAnnouncer } from './case-announcer.js';
 import { createCaseOutbox, type CaseOutbox } from './case-outbox.js';
 
@@ -35,16 +34,7 @@ describe('the case outbox relay', () => {
     const medic1 = await t.signIn('medic1');
     const { id } = await startCase(t, medic1, IDS.agencies.riverside, RIVERSIDE_TRUCK);
     await setDestination(t, medic1, id, IDS.hospitals.riversideRegional);
-    const chat = await send(t, 'POST', buildPath(routes.postChatMessage.path, { id }), medic1, {
-      body: {
-        clientCreatedAt: '2026-11-21T11:59:30.000Z',
-        deviceId: 'web_ems',
-        message: 'ETA 5',
-        timestamp: '2026-11-21T11:59:30.000Z',
-        source: 'web_ems',
-        senderOrganization: 'Riverside EMS',
-      },
-    });
+    const chat = await postCrewChat(t, medic1, id, 'ETA 5');
     expect(chat.statusCode, chat.body).toBe(201);
 
     const sent: string[] = [];
