@@ -25,14 +25,13 @@ export interface BenchServer {
 /** Linux reports process times in clock ticks; 100 per second on every common kernel. */
 const CLOCK_TICKS_PER_S = 100;
 
-/** CPU seconds used by the live processes of a process group and the children they reaped, from /proc/<pid>/stat. */
-export function groupCpuSeconds(groupId: number): number {
-  let ticks = 0;
+/** Every live process's command name and its /proc/<pid>/stat fields after the name (pid 0 = field 3). */
+function eachProcess(visit: (comm: string, fields: string[]) => void): void {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
-    return 0;
+    return;
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
@@ -43,38 +42,48 @@ export function groupCpuSeconds(groupId: number): number {
       continue; // gone meanwhile
     }
     // The command name (field 2) may hold spaces and parentheses; the fields after its last ')' do not.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(fields[2]) !== groupId) continue; // pgrp
-    // utime, stime; and cutime, cstime: the children it has reaped (a finished ffmpeg of the server's),
-    // whose time leaves the live processes' counts when they end. A child still running is counted by
-    // itself, so nothing is counted twice.
-    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    const close = stat.lastIndexOf(')');
+    visit(stat.slice(stat.indexOf('(') + 1, close), stat.slice(close + 2).split(' '));
   }
+}
+
+/**
+ * A process's CPU ticks: utime, stime; and cutime, cstime — the children it has reaped (a finished
+ * ffmpeg of the server's, a PostgreSQL backend whose connection closed), whose time leaves the live
+ * processes' counts when they end. A child still running is counted by itself, so nothing twice.
+ */
+const cpuTicks = (fields: string[]) =>
+  Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+
+/** CPU seconds used by the live processes of a process group and the children they reaped. */
+export function groupCpuSeconds(groupId: number): number {
+  let ticks = 0;
+  eachProcess((_comm, fields) => {
+    if (Number(fields[2]) === groupId) ticks += cpuTicks(fields); // pgrp
+  });
   return ticks / CLOCK_TICKS_PER_S;
 }
 
-/** The largest resident set (MB) among the live processes of a process group, from /proc/<pid>/stat. */
+/**
+ * CPU seconds used by this machine's PostgreSQL (the postmaster, its backends, WAL writer and the rest:
+ * every process named `postgres`); 0 where /proc is missing. The database's share of a write, which the
+ * server's own CPU figure leaves out.
+ */
+export function postgresCpuSeconds(): number {
+  let ticks = 0;
+  eachProcess((comm, fields) => {
+    if (comm === 'postgres') ticks += cpuTicks(fields);
+  });
+  return ticks / CLOCK_TICKS_PER_S;
+}
+
+/** The largest resident set (MB) among the live processes of a process group. */
 export function groupLargestRssMb(groupId: number): number {
   const PAGE_KB = 4;
   let largest = 0;
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return 0;
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(fields[2]) !== groupId) continue;
-    largest = Math.max(largest, (Number(fields[21]) * PAGE_KB) / 1024); // rss, in pages
-  }
+  eachProcess((_comm, fields) => {
+    if (Number(fields[2]) === groupId) largest = Math.max(largest, (Number(fields[21]) * PAGE_KB) / 1024); // rss, in pages
+  });
   return largest;
 }
 

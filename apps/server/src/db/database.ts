@@ -7,6 +7,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
+import { namedStatementPool } from './postgres-named-statements.js';
 import type { DB } from './schema.js';
 import { ReadWriteSqliteDialect, StatementCache } from './sqlite-driver.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
@@ -81,7 +82,7 @@ export function openPostgres(connectionString: string, poolSize = 10): Database 
   pool.on('error', (error) => {
     process.emitWarning(`PostgreSQL idle connection lost: ${error.message}`);
   });
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: namedStatementPool(pool) }) });
   return {
     db,
     dialect: 'postgres',

@@ -11,6 +11,10 @@
 import type { CompiledQuery, Compilable, Kysely, QueryResult } from 'kysely';
 import type { DB } from './schema.js';
 
+/** The SQL of every query compiled here: what postgres-named-statements.ts sends as named statements. */
+const preparedSql = new Set<string>();
+export const isPreparedSql = (sql: string): boolean => preparedSql.has(sql);
+
 /** Distinct objects: never equal to a real value, so each is found exactly where its argument goes. */
 const standIn = (index: number) => Object.freeze({ preparedArgument: index });
 
@@ -28,6 +32,7 @@ export function prepareQuery<Args extends unknown[], Row>(
       const uses = slots.filter((slot) => slot === index).length;
       if (uses !== 1) throw new Error(`prepareQuery: argument ${index} appears ${uses} times in ${query.sql}`);
     }
+    preparedSql.add(query.sql);
     return { query, slots };
   };
   return async (...args) => {
@@ -81,6 +86,7 @@ export function prepareStatement<Args extends unknown[], Row>(
       const uses = slots.filter((slot) => slot === index).length;
       if (uses !== 1) throw new Error(`prepareStatement: argument ${index} appears ${uses} times in ${query.sql}`);
     }
+    preparedSql.add(query.sql);
     return { query, slots };
   };
   return (executor, ...args) => {
