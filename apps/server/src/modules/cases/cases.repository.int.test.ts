@@ -179,6 +179,30 @@ describe.each(dialects)('cases storage on %s', (dialect) => {
     expect(await repo.findForWrite('nope', IDS.users.medic1, randomUUID())).toEqual({ stored: null, found: null });
   });
 
+  it("writes a column change with the next event's version move, and one no event follows at the end", async () => {
+    const { repo, cases } = services();
+    const { body } = await cases.create(medic1, writeContext(), null, createBody);
+    const events = await cases.hospitalWrite(body.id, IDS.users.medic1, async ({ update, emit }) => {
+      await update({ gender: 'F' });
+      await update({ age: 70, age_period: 3 });
+      const first = await emit('age', { age: 70, agePeriod: 3 });
+      await update({ monitor_patient_id: 'after-the-last-event' });
+      return [first];
+    });
+    expect(events?.map((e) => e.seq)).toEqual([2]);
+    const row = await repo.findById(body.id);
+    expect(row).toMatchObject({ gender: 'F', age: 70, version: 2, monitor_patient_id: 'after-the-last-event' });
+    // A write that throws leaves nothing: neither its event nor its changes.
+    await expect(
+      cases.hospitalWrite(body.id, IDS.users.medic1, async ({ update, emit }) => {
+        await update({ age: 1 });
+        await emit('age', { age: 1, agePeriod: 3 });
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    expect(await repo.findById(body.id)).toMatchObject({ age: 70, version: 2 });
+  });
+
   it('writes one event when N identical requests race with one key, and N in order with N keys', async () => {
     const createKey = randomUUID();
     const created = await Promise.all(

@@ -124,10 +124,15 @@ export function createCasesRepository(db: Kysely<DB>, transact?: TransactionRunn
 
     /**
      * Appends the event to the case's log, puts it in the outbox (its announcement, relayed after the
-     * commit: case-outbox.ts) and moves the case's version to it — all in the caller's transaction.
+     * commit: case-outbox.ts) and moves the case's version to it, with the `changes` of the case's
+     * columns the event records in the same UPDATE — all in the caller's transaction.
      */
-    async appendEvent(trx: Transaction<DB>, event: RecordedCaseEvent): Promise<void> {
-      await statements.appendEvent(trx, event);
+    async appendEvent(
+      trx: Transaction<DB>,
+      event: RecordedCaseEvent,
+      changes: Updateable<CasesTable> = {},
+    ): Promise<void> {
+      await statements.appendEvent(trx, event, changes);
       // Who changed which case, chained in the same transaction (issue 17); the payload stays out.
       await recordSecurityEvent(trx, {
         actorId: event.actorUserId || null,
@@ -360,32 +365,61 @@ function writePathStatements(db: Kysely<DB>) {
       .values({ id, case_id, seq, type, actor_user_id, created_at, client_created_at, payload });
   const insertOutbox = (event_id: string, case_id: string, seq: number, created_at: string) =>
     db.insertInto('case_outbox').values({ event_id, case_id, seq, created_at });
-  const moveVersion = (version: number, updated_at: string, id: string) =>
-    db.updateTable('cases').set({ version, updated_at }).where('id', '=', id);
-  const eventStatement = prepareStatement(db, insertEvent, 8);
-  const outboxStatement = prepareStatement(db, insertOutbox, 4);
-  const versionStatement = prepareStatement(db, moveVersion, 3);
-  /**
-   * PostgreSQL: the event, its outbox row and the case's version in ONE statement (data-modifying
-   * CTEs), one round trip where there were three. SQLite runs in-process: three statements cost nothing
-   * extra there (and SQLite has no data-modifying CTEs).
-   */
   type EventArgs = Parameters<typeof insertEvent>;
   type OutboxArgs = Parameters<typeof insertOutbox>;
-  type VersionArgs = Parameters<typeof moveVersion>;
-  const appendAll = prepareStatement(
-    db,
-    (...args: [...EventArgs, ...OutboxArgs, ...VersionArgs]) =>
-      db
-        .with('appended_event', () => insertEvent(...(args.slice(0, 8) as EventArgs)))
-        .with('appended_outbox', () => insertOutbox(...(args.slice(8, 12) as OutboxArgs)))
-        .updateTable('cases')
-        .set({ version: args[12], updated_at: args[13] })
-        .where('id', '=', args[14]),
-    15,
+  const eventStatement = prepareStatement(db, insertEvent, 8);
+  const outboxStatement = prepareStatement(db, insertOutbox, 4);
+  /** The case's columns a write changes, with the version and updated_at its event moves (`moves`). */
+  const setCase = (columns: readonly string[], values: readonly unknown[]) =>
+    Object.fromEntries(columns.map((column, i) => [column, values[i]])) as Updateable<CasesTable>;
+  /**
+   * Compiled once per set of changed columns (a case write changes a few known columns); bounded by the
+   * table's columns, never more than a few dozen shapes.
+   */
+  function byShape<T>(build: (columns: readonly string[]) => T): (columns: readonly string[]) => T {
+    const shapes = new Map<string, T>();
+    return (columns) => {
+      const shape = columns.join(',');
+      let found = shapes.get(shape);
+      if (!found) {
+        found = build(columns);
+        if (shapes.size < 256) shapes.set(shape, found);
+      }
+      return found;
+    };
+  }
+  const update = byShape((columns) =>
+    prepareStatement(
+      db,
+      (...args: unknown[]) =>
+        db
+          .updateTable('cases')
+          .set(setCase(columns, args))
+          .where('id', '=', args[columns.length] as string),
+      columns.length + 1,
+    ),
   );
-  /** Each distinct set of changed columns compiles once (a case write changes a few known columns). */
-  const updates = new Map<string, ReturnType<typeof prepareStatement<unknown[], unknown>>>();
+  /**
+   * PostgreSQL: the event, its outbox row and the case's update (its version, and the columns the write
+   * changed) in ONE statement (data-modifying CTEs), one round trip where there were four. SQLite runs
+   * in-process: the statements cost nothing extra apart (and SQLite has no data-modifying CTEs).
+   */
+  const appendAll = byShape((columns) =>
+    prepareStatement(
+      db,
+      (...args: unknown[]) =>
+        db
+          .with('appended_event', () => insertEvent(...(args.slice(0, 8) as EventArgs)))
+          .with('appended_outbox', () => insertOutbox(...(args.slice(8, 12) as OutboxArgs)))
+          .updateTable('cases')
+          .set(setCase(columns, args.slice(12)))
+          .where('id', '=', args[12 + columns.length] as string),
+      12 + columns.length + 1,
+    ),
+  );
+  /** The columns of `changes` that are set (an undefined one is left as it is), in a fixed order. */
+  const changed = (changes: Updateable<CasesTable>) =>
+    Object.keys(changes).filter((column) => changes[column as keyof CasesTable] !== undefined);
 
   return {
     findById,
@@ -394,7 +428,7 @@ function writePathStatements(db: Kysely<DB>) {
     findForWrite,
     findIdempotencyKey,
     insertIdempotencyKey,
-    async appendEvent(trx: Transaction<DB>, event: RecordedCaseEvent): Promise<void> {
+    async appendEvent(trx: Transaction<DB>, event: RecordedCaseEvent, changes: Updateable<CasesTable>): Promise<void> {
       const row = eventRow(event);
       const eventArgs: EventArgs = [
         row.id,
@@ -407,33 +441,20 @@ function writePathStatements(db: Kysely<DB>) {
         row.payload,
       ];
       const outboxArgs: OutboxArgs = [event.id, event.caseId, event.seq, event.createdAt];
-      const versionArgs: VersionArgs = [event.seq, event.createdAt, event.caseId];
+      const moves = { ...changes, version: event.seq, updated_at: event.createdAt };
+      const columns = changed(moves);
+      const values = columns.map((column) => moves[column as keyof CasesTable]);
       if (postgres) {
-        await appendAll(trx, ...eventArgs, ...outboxArgs, ...versionArgs);
+        await appendAll(columns)(trx, ...eventArgs, ...outboxArgs, ...values, event.caseId);
         return;
       }
       await eventStatement(trx, ...eventArgs);
       await outboxStatement(trx, ...outboxArgs);
-      await versionStatement(trx, ...versionArgs);
+      await update(columns)(trx, ...values, event.caseId);
     },
     async updateCase(trx: Transaction<DB>, id: string, changes: Updateable<CasesTable>): Promise<void> {
-      const columns = Object.keys(changes).filter((column) => changes[column as keyof CasesTable] !== undefined);
-      const shape = columns.join(',');
-      let update = updates.get(shape);
-      if (!update) {
-        update = prepareStatement(
-          db,
-          (...args: unknown[]) =>
-            db
-              .updateTable('cases')
-              .set(Object.fromEntries(columns.map((column, i) => [column, args[i]])) as Updateable<CasesTable>)
-              .where('id', '=', args[columns.length] as string),
-          columns.length + 1,
-        );
-        // Bounded by the table's columns; never grows past a few dozen shapes.
-        if (updates.size < 256) updates.set(shape, update);
-      }
-      await update(trx, ...columns.map((column) => changes[column as keyof CasesTable]), id);
+      const columns = changed(changes);
+      await update(columns)(trx, ...columns.map((column) => changes[column as keyof CasesTable]), id);
     },
   };
 }

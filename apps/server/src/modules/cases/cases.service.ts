@@ -116,8 +116,13 @@ export interface CasesServiceDeps {
   arrival?: { fenceOf(hospitalId: string): Promise<Fence | null> };
 }
 
-/** An ED's write of an inbound case (arrival, hand-over, diversion): the row, locked, and how to record. */
-export interface HospitalWrite {
+/**
+ * A write of a case under its row lock (the crew's changes, the ED's arrival, hand-over and diversion):
+ * the row as locked, and how to record. `update` changes the case's columns: the change goes in the
+ * UPDATE that moves the case's version to the write's next event (one statement where there were two:
+ * issue 11), or at the end of the write when no event follows.
+ */
+export interface CaseWrite {
   trx: Transaction<DB>;
   current: CaseRow;
   now: string;
@@ -154,7 +159,7 @@ const CLOSE_DURING_TRANSFER_MESSAGE =
 type EventRef = NonNullable<CaseChangeResponse['event']>;
 /** Records one event of the case in the write's transaction and answers it as recorded. */
 export type Emit = <T extends CaseEvent['type']>(type: T, payload: CaseEventPayload<T>) => Promise<RecordedCaseEvent>;
-export type Apply<T> = (trx: Transaction<DB>, current: CaseRow, emit: Emit, now: string) => Promise<T>;
+export type Apply<T> = (write: CaseWrite) => Promise<T>;
 
 /** Thrown inside a transaction when a duplicate turns up there: rolls it back, then the stored answer is sent. */
 class Replay {
@@ -207,26 +212,51 @@ export function createCasesService(deps: CasesServiceDeps) {
   async function lockedWrite<T>(
     caseId: string,
     actorUserId: string | null,
-    apply: (write: HospitalWrite) => Promise<T>,
+    apply: (write: CaseWrite) => Promise<T>,
   ): Promise<T | null> {
     let recorded = 0;
     const result = await repo.transaction(async (trx) => {
       const current = await repo.lockForWrite(trx, caseId);
       if (!current) return null;
       const now = clock.now().toISOString();
-      let seq = Number(current.version);
-      const emit: Emit = async (type, payload) => {
-        seq += 1;
-        const origin = { caseId, seq, actorUserId, createdAt: now, clientCreatedAt: null };
-        const event = newCaseEvent(origin, type, payload);
-        await repo.appendEvent(trx, event);
-        recorded += 1;
-        return event;
-      };
-      return apply({ trx, current, now, emit, update: (changes) => repo.updateCase(trx, caseId, changes) });
+      const { write, events, finish } = caseWrite(trx, current, now, { actorUserId, clientCreatedAt: null });
+      const answer = await apply(write);
+      await finish();
+      recorded = events.length;
+      return answer;
     });
     if (recorded > 0) committed();
     return result;
+  }
+
+  /** The `CaseWrite` of a case locked in `trx`; `finish` writes a column change no event followed. */
+  function caseWrite(
+    trx: Transaction<DB>,
+    current: CaseRow,
+    now: string,
+    actor: { actorUserId: string | null; clientCreatedAt: string | null },
+  ) {
+    const caseId = current.id;
+    let seq = Number(current.version);
+    let pending: Updateable<CasesTable> = {};
+    const events: RecordedCaseEvent[] = [];
+    const emit: Emit = async (type, payload) => {
+      seq += 1;
+      const event = newCaseEvent({ caseId, seq, createdAt: now, ...actor }, type, payload);
+      const changes = pending;
+      pending = {};
+      await repo.appendEvent(trx, event, changes);
+      events.push(event);
+      return event;
+    };
+    const update = async (changes: Updateable<CasesTable>) => {
+      pending = { ...pending, ...changes };
+    };
+    const finish = async () => {
+      if (Object.keys(pending).length > 0) await repo.updateCase(trx, caseId, pending);
+      pending = {};
+    };
+    return { write: { trx, current, now, emit, update }, events, finish };
   }
 
   /**
@@ -306,23 +336,10 @@ export function createCasesService(deps: CasesServiceDeps) {
         if (current.arrived_at !== null && !options.allowClosed)
           throw conflict(serverMessages.caseClosed, 'case_closed');
         const now = clock.now().toISOString();
-        let seq = Number(current.version);
-        const events: RecordedCaseEvent[] = [];
-        const emit: Emit = async (type, payload) => {
-          seq += 1;
-          const origin = {
-            caseId,
-            seq,
-            actorUserId: principal.userId,
-            createdAt: now,
-            clientCreatedAt: ctx.clientCreatedAt,
-          };
-          const event = newCaseEvent(origin, type, payload);
-          await repo.appendEvent(trx, event);
-          events.push(event);
-          return event;
-        };
-        const body = await apply(trx, current, emit, now);
+        const actor = { actorUserId: principal.userId, clientCreatedAt: ctx.clientCreatedAt };
+        const { write, events, finish } = caseWrite(trx, current, now, actor);
+        const body = await apply(write);
+        await finish();
         await repo.insertIdempotencyKey(trx, {
           user_id: principal.userId,
           key: ctx.idempotencyKey,
@@ -519,11 +536,7 @@ export function createCasesService(deps: CasesServiceDeps) {
      * user, committed and relayed like every case write. `apply` decides from the locked row; it may
      * record nothing (a repeat), and answers what the caller returns.
      */
-    hospitalWrite<T>(
-      caseId: string,
-      actorUserId: string,
-      apply: (write: HospitalWrite) => Promise<T>,
-    ): Promise<T | null> {
+    hospitalWrite<T>(caseId: string, actorUserId: string, apply: (write: CaseWrite) => Promise<T>): Promise<T | null> {
       return lockedWrite(caseId, actorUserId, apply);
     },
 
@@ -718,11 +731,11 @@ export function createCasesService(deps: CasesServiceDeps) {
           if (!set.complaints.has(complaintId)) {
             throw badRequest(`body.complaint: ${complaintId} is not a complaint of the case's complaint set.`);
           }
-          return async (trx, current, emit, now) => {
+          return async ({ current, emit, now, update }) => {
             // §4: choosing the complaint the case already has is ignored — no event. Tags of an
             // earlier complaint stay recorded (nothing a crew entered is dropped).
             if (current.complaint_id === complaintId) return change(caseId, null);
-            await repo.updateCase(trx, caseId, { complaint_id: complaintId });
+            await update({ complaint_id: complaintId });
             return change(
               caseId,
               await emit('complaint', { complaint: complaintId, previous: current.complaint_id, at: now }),
@@ -738,11 +751,11 @@ export function createCasesService(deps: CasesServiceDeps) {
           // it: the console and real-time delivery must leave such a hospital out (recorded in the event).
           const [hospital] = await hospitals.hospitalsByIds([hospitalId]);
           const nonTwiage = hospital?.nonTwiage ?? false;
-          return async (trx, current, emit, now) => {
+          return async ({ trx, current, emit, now, update }) => {
             if (current.destination_hospital_id === hospitalId) return change(caseId, null);
             const previous = current.destination_hospital_id;
             // A new destination: its arrival, hand-over and any diversion start afresh (issue 15).
-            await repo.updateCase(trx, caseId, { destination_hospital_id: hospitalId, ...diversionCleared });
+            await update({ destination_hospital_id: hospitalId, ...diversionCleared });
             if (previous !== null) {
               await repo.insertDestinationChange(trx, {
                 id: randomUUID(),
@@ -767,17 +780,17 @@ export function createCasesService(deps: CasesServiceDeps) {
         }
         if (body.gender !== undefined) {
           const gender = body.gender;
-          return async (trx, _current, emit) => {
-            await repo.updateCase(trx, caseId, { gender });
+          return async ({ emit, update }) => {
+            await update({ gender });
             return change(caseId, await emit('gender', { gender }));
           };
         }
         if (body.age !== undefined) {
           const age = body.age;
           const agePeriod = body.agePeriod;
-          return async (trx, current, emit) => {
+          return async ({ current, emit, update }) => {
             const period = agePeriod ?? AgePeriod.parse(Number(current.age_period));
-            await repo.updateCase(trx, caseId, { age, age_period: period });
+            await update({ age, age_period: period });
             return change(caseId, await emit('age', { age, agePeriod: period }));
           };
         }
@@ -785,13 +798,13 @@ export function createCasesService(deps: CasesServiceDeps) {
           // A live transfer would otherwise hand over a closed case (docs/decisions 0012): refuse, not cancel.
           if (await deps.transfers?.inProgress(caseId)) throw conflict(CLOSE_DURING_TRANSFER_MESSAGE);
           const arrivedAt = new Date(body.arrivedAt).toISOString();
-          return async (trx, current, emit, now) => {
-            await repo.updateCase(trx, caseId, { arrived_at: arrivedAt, closed_at: now });
+          return async ({ current, emit, now, update }) => {
+            await update({ arrived_at: arrivedAt, closed_at: now });
             const closed = await emit('arrived', { arrivedAt });
             // The crew's close is an arrival at the destination too, unless one was marked already.
             const hospitalId = current.destination_hospital_id;
             if (hospitalId !== null && current.destination_arrived_at === null) {
-              await repo.updateCase(trx, caseId, arrivalChanges({ at: arrivedAt, source: 'crew', byName: null }));
+              await update(arrivalChanges({ at: arrivedAt, source: 'crew', byName: null }));
               await emit('arrivedAtDestination', { hospitalId, at: arrivedAt, source: 'crew', byName: null });
             }
             return change(caseId, closed);
@@ -816,7 +829,7 @@ export function createCasesService(deps: CasesServiceDeps) {
           destination !== null && row.destination_arrived_at === null && deps.arrival
             ? await deps.arrival.fenceOf(destination)
             : null;
-        return async (trx, current, emit, now) => {
+        return async ({ current, emit, now, update }) => {
           const recordedAt = body.recordedAt ? new Date(body.recordedAt).toISOString() : now;
           const payload = {
             latitude: body.latitude,
@@ -825,12 +838,11 @@ export function createCasesService(deps: CasesServiceDeps) {
             recordedAt,
           };
           const moved = { last_latitude: body.latitude, last_longitude: body.longitude, last_location_at: recordedAt };
-          const reported = await emit('location', payload);
           // Under the row lock: the destination and arrival as they are now, not as read above.
           const hospitalId = current.destination_hospital_id;
           if (!fence || hospitalId === null || hospitalId !== destination || current.destination_arrived_at !== null) {
-            await repo.updateCase(trx, caseId, moved);
-            return change(caseId, reported);
+            await update(moved);
+            return change(caseId, await emit('location', payload));
           }
           const before = { enteredAt: current.geofence_entered_at };
           // A fix stamped in the future (a wrong device clock) counts as now: no dwell can be run ahead.
@@ -838,14 +850,15 @@ export function createCasesService(deps: CasesServiceDeps) {
           const step = stepFence(fence, before, { ...payload, recordedAt: fixAt });
           const after = stateAfter(step, before);
           if (step.kind !== 'arrived') {
-            await repo.updateCase(trx, caseId, { ...moved, geofence_entered_at: after.enteredAt });
-            return change(caseId, reported);
+            await update({ ...moved, geofence_entered_at: after.enteredAt });
+            return change(caseId, await emit('location', payload));
           }
-          await repo.updateCase(trx, caseId, {
+          await update({
             ...moved,
             geofence_entered_at: after.enteredAt,
             ...arrivalChanges({ at: step.at, source: 'geofence', byName: null }),
           });
+          const reported = await emit('location', payload);
           await emit('arrivedAtDestination', { hospitalId, at: step.at, source: 'geofence', byName: null });
           return change(caseId, reported);
         };
@@ -868,7 +881,7 @@ export function createCasesService(deps: CasesServiceDeps) {
       return changeCase(principal, ctx, caseId, async (row) => {
         const set = await requireSet(row);
         if (!findTag(set.complaints, tagId)) throw badRequest(`Tag ${tagId} is not in the case's complaint set.`);
-        return async (trx, current, emit, now) => {
+        return async ({ trx, current, emit, now }) => {
           const { tag, complaint } = requireTagOfComplaint(set.complaints, current.complaint_id, tagId);
           const selected = await repo.tags(caseId, trx);
           if (selected.some((t) => t.tag_id === tagId)) return change(caseId, null);
@@ -902,7 +915,7 @@ export function createCasesService(deps: CasesServiceDeps) {
       caseId: string,
       tagId: string,
     ): Promise<CaseAnswer<CaseChangeResponse>> {
-      return changeCase(principal, ctx, caseId, async () => async (trx, _current, emit) => {
+      return changeCase(principal, ctx, caseId, async () => async ({ trx, emit }) => {
         const selected = await repo.tags(caseId, trx);
         if (!selected.some((t) => t.tag_id === tagId)) return change(caseId, null);
         await repo.deleteTag(trx, caseId, tagId);
@@ -926,7 +939,7 @@ export function createCasesService(deps: CasesServiceDeps) {
         const found = findTag(set.complaints, tagId);
         if (!found) throw badRequest(`Tag ${tagId} is not in the case's complaint set.`);
         const fields = checkTagValues(found.tag, body.fields);
-        return async (trx, _current, emit, now) => {
+        return async ({ trx, emit, now }) => {
           const selected = await repo.tags(caseId, trx);
           if (!selected.some((t) => t.tag_id === tagId)) {
             throw conflict(`Tag "${found.tag.name}" is not selected on this case: select it before giving its values.`);
@@ -957,8 +970,8 @@ export function createCasesService(deps: CasesServiceDeps) {
         const form = (await agencies.patientInfoForms(row.agency_id)).find((f) => f.id === formId);
         if (!form) throw badRequest(`${formId} is not a patient info form of the case's team.`);
         const fields = checkPatientInfo(form.fields, body.fields);
-        return async (trx, _current, emit) => {
-          await repo.updateCase(trx, caseId, { patient_info: toJson(fields) });
+        return async ({ emit, update }) => {
+          await update({ patient_info: toJson(fields) });
           return change(caseId, await emit('patientInfo', { formId, fields }));
         };
       });
@@ -977,8 +990,8 @@ export function createCasesService(deps: CasesServiceDeps) {
         if (!monitor) throw badRequest(`body.monitorId: ${body.monitorId} is not one of the team's monitors.`);
         if (monitor.type !== type) throw badRequest(`Monitor ${monitor.id} is a ${monitor.type} monitor, not ${type}.`);
         const monitorIntegration = { monitorId: monitor.id, patientId: body.patientId, type: monitor.type };
-        return async (trx, _current, emit) => {
-          await repo.updateCase(trx, caseId, {
+        return async ({ emit, update }) => {
+          await update({
             monitor_id: monitor.id,
             monitor_patient_id: body.patientId,
             monitor_type: monitor.type,
@@ -1002,7 +1015,7 @@ export function createCasesService(deps: CasesServiceDeps) {
         caseId,
         async (row) => {
           if (row.owned_by !== principal.userId) throw forbidden();
-          return async (trx, _current, emit, now) => {
+          return async ({ trx, emit, now }) => {
             const event = await emit('caseFeedback', { rating: body.rating, notes: body.notes, type: body.type });
             await repo.insertFeedback(trx, {
               id: event.id,

@@ -332,7 +332,7 @@ export function createMediaService(deps: MediaServiceDeps) {
                 clientCreatedAt: ctx.clientCreatedAt,
               });
             }
-            return async (trx, _current, emit, now) => {
+            return async ({ trx, emit, now }) => {
               const added = {
                 uploadId,
                 type,
