@@ -2,7 +2,8 @@
  * Case-event writes at a fixed offered rate (open loop) — issue 11's figures: p50/p99 and errors at
  * 1,000 and 2,500 events/s offered, Poisson arrivals spread over 200 crews each writing to its own case;
  * then the closed-loop saturation (200 crews writing back to back) with the largest process's RSS.
- * Every figure: server CPU µs per event and the load average beside it, median of BENCH_RUNS runs (3).
+ * Every figure: server CPU µs per event (and on PostgreSQL the database's own, every `postgres` process) and the
+ * load average beside it, median of BENCH_RUNS runs (3).
  *
  * Setups (BENCH_SETUPS): `sqlite`, `postgres-1` (one process), `postgres-2` (WORKERS=2 + Redis). Latency
  * is measured from each write's scheduled time, so a server that falls behind is charged for the
@@ -23,7 +24,7 @@ import {
 } from '@inbound/contract';
 import { postgresCounter, prepare, sqliteCounter, type CrewCase, type Scenario } from './case-writes';
 import { pad, padStart } from './lib/format';
-import { coresUsed, freePort, startServer, type BenchServer } from './lib/server';
+import { coresUsed, freePort, postgresCpuSeconds, startServer, type BenchServer } from './lib/server';
 
 const RATES = (process.env.BENCH_RATES ?? '1000,2500').split(',').map(Number);
 const SETUPS = (process.env.BENCH_SETUPS ?? 'sqlite,postgres-1,postgres-2').split(',').map((s) => s.trim());
@@ -49,6 +50,8 @@ interface RunFigures {
   maxMs: number;
   errors: number;
   cpuUsPerEvent: number;
+  /** PostgreSQL's own CPU per event (every postgres process); null on SQLite, whose work is the server's. */
+  databaseUsPerEvent: number | null;
   load1: number;
   rssMb: number;
   eventIds: string[];
@@ -86,12 +89,18 @@ const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 
 /** Open loop: Poisson arrivals at `rate`/s for DURATION_S, each to the next crew in turn. */
-async function openLoop(server: BenchServer, scenario: Scenario, rate: number | null): Promise<RunFigures> {
+async function openLoop(
+  server: BenchServer,
+  scenario: Scenario,
+  rate: number | null,
+  postgres: boolean,
+): Promise<RunFigures> {
   const latencies: number[] = [];
   const eventIds: string[] = [];
   let errors = 0;
   let n = 0;
   const cores = coresUsed(server.cpuSeconds);
+  const databaseCores = coresUsed(postgresCpuSeconds);
   let rss = 0;
   const rssTimer = setInterval(() => (rss = Math.max(rss, server.largestRssMb())), 500);
   const start = performance.now();
@@ -135,6 +144,7 @@ async function openLoop(server: BenchServer, scenario: Scenario, rate: number | 
   }
   const elapsedS = (performance.now() - start) / 1000;
   const usedCores = cores();
+  const usedDatabaseCores = databaseCores();
   clearInterval(rssTimer);
   rss = Math.max(rss, server.largestRssMb());
   latencies.sort((a, b) => a - b);
@@ -146,6 +156,7 @@ async function openLoop(server: BenchServer, scenario: Scenario, rate: number | 
     maxMs: latencies.at(-1) ?? 0,
     errors,
     cpuUsPerEvent: eventIds.length ? (usedCores * elapsedS * 1e6) / eventIds.length : 0,
+    databaseUsPerEvent: postgres && eventIds.length ? (usedDatabaseCores * elapsedS * 1e6) / eventIds.length : null,
     load1: loadavg()[0]!,
     rssMb: rss,
     eventIds,
@@ -192,12 +203,12 @@ async function runSetup(
   try {
     console.info(`  … ${setup}: ${CREWS} crews sign in and start their cases`);
     const scenario = await prepare(server.url);
-    await openLoop(server, scenario, 500); // warm-up: JIT, statement caches, pool
+    await openLoop(server, scenario, 500, databaseUrl !== null); // warm-up: JIT, statement caches, pool
     const runs: RunFigures[][] = [];
     for (const rate of [...RATES, null]) {
       const these: RunFigures[] = [];
       for (let run = 0; run < RUNS; run++) {
-        these.push(await openLoop(server, scenario, rate));
+        these.push(await openLoop(server, scenario, rate, databaseUrl !== null));
         await new Promise((resolve) => setTimeout(resolve, 1_000));
       }
       runs.push(these);
@@ -228,7 +239,7 @@ function print(result: Awaited<ReturnType<typeof runSetup>>): void {
     `\n== case writes, ${result.setup}, ${CREWS} crews on their own cases, ${DURATION_S} s per run, median of ${RUNS}`,
   );
   console.info(
-    `  ${pad('offered', 12)} ${padStart('events/s', 9)} ${padStart('p50', 8)} ${padStart('p99', 8)} ${padStart('max', 8)} ${padStart('errors', 7)} ${padStart('CPU/event', 10)} ${padStart('RSS', 7)} ${padStart('load', 6)}  target`,
+    `  ${pad('offered', 12)} ${padStart('events/s', 9)} ${padStart('p50', 8)} ${padStart('p99', 8)} ${padStart('max', 8)} ${padStart('errors', 7)} ${padStart('CPU/event', 10)} ${padStart('PG CPU', 8)} ${padStart('RSS', 7)} ${padStart('load', 6)}  target`,
   );
   for (const row of result.rows) {
     const goal =
@@ -240,7 +251,7 @@ function print(result: Awaited<ReturnType<typeof runSetup>>): void {
     console.info(
       `  ${pad(row.offered === null ? 'closed loop' : `${row.offered}/s`, 12)} ${padStart(row.eventsPerSecond.toFixed(0), 9)} ` +
         `${padStart(`${row.p50Ms.toFixed(1)} ms`, 8)} ${padStart(`${row.p99Ms.toFixed(0)} ms`, 8)} ${padStart(`${row.maxMs.toFixed(0)} ms`, 8)} ` +
-        `${padStart(String(row.errors), 7)} ${padStart(`${row.cpuUsPerEvent.toFixed(0)} µs`, 10)} ${padStart(`${row.rssMb.toFixed(0)} MB`, 7)} ${padStart(row.load1.toFixed(1), 6)}  ${goal}`,
+        `${padStart(String(row.errors), 7)} ${padStart(`${row.cpuUsPerEvent.toFixed(0)} µs`, 10)} ${padStart(row.databaseUsPerEvent === null ? '—' : `${row.databaseUsPerEvent.toFixed(0)} µs`, 8)} ${padStart(`${row.rssMb.toFixed(0)} MB`, 7)} ${padStart(row.load1.toFixed(1), 6)}  ${goal}`,
     );
   }
   console.info(

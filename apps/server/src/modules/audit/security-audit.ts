@@ -2,7 +2,8 @@
  * The security audit log (issue 17): sign-ins (and failed ones), sign-outs, password and MFA changes,
  * and every change of a case — who, what, when, which case — hash-chained like the other audit logs
  * (audit-chain.ts). Only ids and codes are kept: never patient data, a typed user name, a password or a
- * token. A case change is recorded by `CasesRepository.appendEvent` in the change's own transaction.
+ * token. A case change is recorded by `CasesRepository.appendEvent` in the change's own transaction, its
+ * row written with the write's last statement (cases.repository.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -22,7 +23,8 @@ export interface SecurityEvent {
   at: Date;
 }
 
-export function recordSecurityEvent(db: Kysely<DB>, event: SecurityEvent): Promise<void> {
+/** The audit row of `event` and the chain it goes to. */
+export function securityAuditEntry(event: SecurityEvent): { chain: string; row: Unchained<SecurityAuditTable> } {
   const row: Unchained<SecurityAuditTable> = {
     id: randomUUID(),
     at: event.at.toISOString(),
@@ -39,5 +41,10 @@ export function recordSecurityEvent(db: Kysely<DB>, event: SecurityEvent): Promi
     event.caseId !== undefined
       ? chainShard('case', event.caseId)
       : chainShard('auth', event.actorId ?? String(event.detail?.address ?? ''));
+  return { chain, row };
+}
+
+export function recordSecurityEvent(db: Kysely<DB>, event: SecurityEvent): Promise<void> {
+  const { chain, row } = securityAuditEntry(event);
   return appendAudit(db, 'security_audit', [{ chain, row: { ...row } }]);
 }

@@ -20,6 +20,7 @@ import { createTestApp, type TestApp } from '../../test/app.js';
 import { testDialects } from '../../test/databases.js';
 import { createCasesRepository, isCaseNumberViolation, isUniqueViolation } from './cases.repository.js';
 import { createCasesService, type WriteContext } from './cases.service.js';
+import { verifyAuditChains } from '../audit/audit-chain.js';
 
 const dialects = await testDialects();
 
@@ -201,6 +202,55 @@ describe.each(dialects)('cases storage on %s', (dialect) => {
       }),
     ).rejects.toThrow('refused');
     expect(await repo.findById(body.id)).toMatchObject({ age: 70, version: 2 });
+  });
+
+  it("chains the audit rows of case writes made at once, of two events, failed, and in a caller's transaction", async () => {
+    const { cases } = services();
+    const started = await Promise.all(
+      Array.from({ length: 10 }, () => cases.create(medic1, writeContext(), null, createBody)),
+    );
+    const ids = started.map(({ body }) => body.id);
+    // Three writes per case at once: ten cases on eight chains, so some chains take turns.
+    const patched = await Promise.all(
+      ids.flatMap((id) =>
+        [1, 2, 3].map((age) =>
+          send('PATCH', buildPath(routes.patchCase.path, { id }), { age, agePeriod: 3 }, randomUUID()),
+        ),
+      ),
+    );
+    expect(patched.map((r) => r.statusCode)).toEqual(Array(30).fill(200));
+    // Two events in one write, each chained on the one before while neither is written yet.
+    await cases.hospitalWrite(ids[0]!, IDS.users.medic1, async ({ emit }) => {
+      await emit('gender', { gender: 'M' });
+      await emit('gender', { gender: 'F' });
+    });
+    await expect(
+      cases.hospitalWrite(ids[1]!, IDS.users.medic1, async ({ emit }) => {
+        await emit('gender', { gender: 'M' });
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    // A caller's transaction (a transfer step) that goes on after the event.
+    const step = {
+      caseId: ids[2]!,
+      transferId: 'transfer-1',
+      actorUserId: IDS.users.medic1,
+      at: new Date().toISOString(),
+    };
+    await t.database.db.transaction().execute(async (trx) => {
+      await cases.transfer.admitReceiver(trx, step, IDS.users.medic2, 'receiver');
+      await cases.transfer.dismissReceiver(trx, step, IDS.users.medic2, 'receiver');
+    });
+
+    const rows = await t.database.db
+      .selectFrom('security_audit')
+      .select(['case_id', 'action'])
+      .where('case_id', 'in', ids)
+      .execute();
+    // 10 starts, 30 age changes, 2 gender changes, 2 transfer steps; the failed write left none.
+    expect(rows).toHaveLength(44);
+    expect(rows.filter((row) => row.case_id === ids[1] && row.action === 'case.gender')).toEqual([]);
+    expect((await verifyAuditChains(t.database.db)).problems).toEqual([]);
   });
 
   it('writes one event when N identical requests race with one key, and N in order with N keys', async () => {

@@ -3,7 +3,7 @@
  * Writes take the transaction they belong to (`Executor`): the service opens one per change, so the
  * event and the case's current state commit together or not at all.
  */
-import { PostgresAdapter, type Insertable, type Kysely, type Transaction, type Updateable } from 'kysely';
+import { PostgresAdapter, sql, type Insertable, type Kysely, type Transaction, type Updateable } from 'kysely';
 import type { RecordedCaseEvent } from '@inbound/contract';
 import type {
   CaseFeedbackTable,
@@ -17,7 +17,8 @@ import type {
 import type { TransactionRunner } from '../../db/group-commit.js';
 import { prepareStatement } from '../../db/prepared.js';
 import { eventRow } from './case-event-log.js';
-import { recordSecurityEvent } from '../audit/security-audit.js';
+import { AUDIT_TABLES, GENESIS_HASH, rowHash } from '../audit/audit-chain.js';
+import { securityAuditEntry } from '../audit/security-audit.js';
 
 export type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -37,11 +38,53 @@ export function createCasesRepository(db: Kysely<DB>, transact?: TransactionRunn
     return (await statements.lockForWrite(trx, id)).rows[0] ?? null;
   }
 
+  /**
+   * The audit rows of the case events appended in a transaction, by chain, waiting for the write's last
+   * statement (`finishWrite`): the head of each chain has moved (and on PostgreSQL is row-locked), so
+   * the rows are chained here, each on the one before, and written together.
+   */
+  const waitingAudit = new WeakMap<Transaction<DB>, Map<string, AuditWrite>>();
+
+  /** Writes the transaction's waiting audit rows, with the write's idempotency key when it has one. */
+  async function finishWrite(trx: Transaction<DB>, key: Insertable<CaseIdempotencyKeysTable> | null): Promise<void> {
+    const chains = [...(waitingAudit.get(trx)?.values() ?? [])];
+    waitingAudit.delete(trx);
+    const keyValues: KeyValues | null = key
+      ? [key.user_id, key.key, key.case_id, key.request_hash, key.status, key.response, key.created_at]
+      : null;
+    if (chains.length === 0) {
+      if (keyValues) await statements.insertIdempotencyKey(trx, ...keyValues);
+      return;
+    }
+    // The key goes with the last chain's rows (a write appends to one chain, a case's, but a caller's
+    // transaction may hold events of two cases).
+    for (const [i, audit] of chains.entries())
+      await statements.writeAudit(trx, audit, i === chains.length - 1 ? keyValues : null);
+  }
+
   return {
-    /** Runs `work` in one transaction: all its writes commit (durably) together, or none does. */
+    /**
+     * Runs `work` in one transaction: all its writes commit (durably) together, or none does. Audit rows
+     * of events `work` appended and left waiting are written at its end.
+     */
     transaction<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
-      return run(work);
+      return run(async (trx) => {
+        try {
+          const result = await work(trx);
+          await finishWrite(trx, null);
+          return result;
+        } finally {
+          waitingAudit.delete(trx); // a failed write's rows go with its rollback
+        }
+      });
     },
+
+    /**
+     * The last statement of a write that appended case events: their audit rows and the write's
+     * idempotency key with its answer (PostgreSQL: one round trip). A write in a caller's transaction
+     * (`null` key) calls it before that transaction commits; `transaction` does on its own.
+     */
+    finishWrite,
 
     async findById(id: string, executor: Executor = db): Promise<CaseRow | null> {
       return (await statements.findById(executor, id)).rows[0] ?? null;
@@ -125,16 +168,16 @@ export function createCasesRepository(db: Kysely<DB>, transact?: TransactionRunn
     /**
      * Appends the event to the case's log, puts it in the outbox (its announcement, relayed after the
      * commit: case-outbox.ts) and moves the case's version to it, with the `changes` of the case's
-     * columns the event records in the same UPDATE — all in the caller's transaction.
+     * columns the event records in the same UPDATE, and moves the head of its audit chain — all in the
+     * caller's transaction. The audit row waits for the write's last statement (`finishWrite`).
      */
     async appendEvent(
       trx: Transaction<DB>,
       event: RecordedCaseEvent,
       changes: Updateable<CasesTable> = {},
     ): Promise<void> {
-      await statements.appendEvent(trx, event, changes);
       // Who changed which case, chained in the same transaction (issue 17); the payload stays out.
-      await recordSecurityEvent(trx, {
+      const { chain, row } = securityAuditEntry({
         actorId: event.actorUserId || null,
         action: `case.${event.type}`,
         entityType: 'case',
@@ -143,6 +186,22 @@ export function createCasesRepository(db: Kysely<DB>, transact?: TransactionRunn
         detail: { eventId: event.id, seq: event.seq },
         at: new Date(event.createdAt),
       });
+      const head =
+        (await statements.appendEvent(trx, event, changes, chain)) ?? (await statements.startChain(trx, chain));
+      if (!head) throw new Error(`audit chain ${chain}: head row missing`);
+      let waiting = waitingAudit.get(trx);
+      if (!waiting) waitingAudit.set(trx, (waiting = new Map()));
+      const before = waiting.get(chain);
+      // The head answers its new number and the hash it holds; a row of this write still waiting is
+      // the one before, whose hash the head does not hold yet.
+      const seq = Number(head.seq);
+      const prevHash = before?.hash ?? head.hash;
+      const hash = rowHash('security_audit', chain, seq, prevHash, row);
+      const values = [...AUDIT_TABLES.security_audit.map((column) => row[column]), chain, seq, prevHash, hash];
+      if (before) {
+        before.values.push(...values);
+        before.hash = hash;
+      } else waiting.set(chain, { chain, values, hash });
     },
 
     /** The case's photo, id, ekg, video and voicememo events, oldest first. */
@@ -276,6 +335,18 @@ export function isCaseNumberViolation(error: unknown): boolean {
   return [e.message, e.constraint].some((v) => typeof v === 'string' && v.includes('case_number'));
 }
 
+/** The security audit row's columns as written (its content, then its place in the chain). */
+const AUDIT_COLUMNS = [...AUDIT_TABLES.security_audit, 'chain', 'seq', 'prev_hash', 'hash'] as const;
+const KEY_COLUMNS = ['user_id', 'key', 'case_id', 'request_hash', 'status', 'response', 'created_at'] as const;
+type KeyValues = [string, string, string, string, number, string, string];
+
+/** One chain's audit rows of a write (each AUDIT_COLUMNS, one after the other), and its head's new hash. */
+interface AuditWrite {
+  chain: string;
+  values: unknown[];
+  hash: string;
+}
+
 /**
  * The statements every case write runs (issue 11): built and compiled once (db/prepared.ts) rather than
  * by Kysely on every call — the builder and compiler were ~10 % of a write's CPU. Same SQL as before.
@@ -376,19 +447,21 @@ function writePathStatements(db: Kysely<DB>) {
    * Compiled once per set of changed columns (a case write changes a few known columns); bounded by the
    * table's columns, never more than a few dozen shapes.
    */
-  function byShape<T>(build: (columns: readonly string[]) => T): (columns: readonly string[]) => T {
+  function byShape<Shape, T>(key: (shape: Shape) => string, build: (shape: Shape) => T): (shape: Shape) => T {
     const shapes = new Map<string, T>();
-    return (columns) => {
-      const shape = columns.join(',');
-      let found = shapes.get(shape);
+    return (shape) => {
+      const name = key(shape);
+      let found = shapes.get(name);
       if (!found) {
-        found = build(columns);
-        if (shapes.size < 256) shapes.set(shape, found);
+        found = build(shape);
+        if (shapes.size < 256) shapes.set(name, found);
       }
       return found;
     };
   }
-  const update = byShape((columns) =>
+  const byColumns = <T>(build: (columns: readonly string[]) => T) =>
+    byShape((columns: readonly string[]) => columns.join(','), build);
+  const update = byColumns((columns) =>
     prepareStatement(
       db,
       (...args: unknown[]) =>
@@ -399,23 +472,104 @@ function writePathStatements(db: Kysely<DB>) {
       columns.length + 1,
     ),
   );
+  const moveHeadBy1 = (chain: string) =>
+    db
+      .updateTable('audit_chain_heads')
+      .set({ seq: sql<number>`seq + 1` })
+      .where('chain', '=', chain)
+      .returning(['seq', 'hash']);
+  const moveHead = prepareStatement(db, moveHeadBy1, 1);
+  const createHead = prepareStatement(
+    db,
+    (chain: string, hash: string) =>
+      db
+        .insertInto('audit_chain_heads')
+        .values({ chain, seq: 0, hash })
+        .onConflict((oc) => oc.column('chain').doNothing()),
+    2,
+  );
   /**
-   * PostgreSQL: the event, its outbox row and the case's update (its version, and the columns the write
-   * changed) in ONE statement (data-modifying CTEs), one round trip where there were four. SQLite runs
-   * in-process: the statements cost nothing extra apart (and SQLite has no data-modifying CTEs).
+   * PostgreSQL: the event, its outbox row, the case's update (its version, and the columns the write
+   * changed) and the move of its audit chain's head in ONE statement (data-modifying CTEs), one round
+   * trip where there were five. SQLite runs in-process: the statements cost nothing extra apart (and
+   * SQLite has no data-modifying CTEs).
    */
-  const appendAll = byShape((columns) =>
+  const appendAll = byColumns((columns) =>
     prepareStatement(
       db,
       (...args: unknown[]) =>
         db
           .with('appended_event', () => insertEvent(...(args.slice(0, 8) as EventArgs)))
           .with('appended_outbox', () => insertOutbox(...(args.slice(8, 12) as OutboxArgs)))
-          .updateTable('cases')
-          .set(setCase(columns, args.slice(12)))
-          .where('id', '=', args[12 + columns.length] as string),
-      12 + columns.length + 1,
+          .with('moved_case', () =>
+            db
+              .updateTable('cases')
+              .set(setCase(columns, args.slice(12)))
+              .where('id', '=', args[12 + columns.length] as string),
+          )
+          .updateTable('audit_chain_heads')
+          .set({ seq: sql<number>`seq + 1` })
+          .where('chain', '=', args[13 + columns.length] as string)
+          .returning(['seq', 'hash']),
+      12 + columns.length + 2,
     ),
+  );
+  /** A write's audit rows (`rows` of them, each its AUDIT_COLUMNS), one chain's. */
+  const insertAudit = (rows: number, values: readonly unknown[]) =>
+    db
+      .insertInto('security_audit')
+      .values(
+        Array.from(
+          { length: rows },
+          (_, row) =>
+            Object.fromEntries(
+              AUDIT_COLUMNS.map((column, i) => [column, values[row * AUDIT_COLUMNS.length + i]]),
+            ) as never,
+        ),
+      );
+  const setHeadHash = (hash: string, chain: string) =>
+    db.updateTable('audit_chain_heads').set({ hash }).where('chain', '=', chain);
+  /**
+   * The write's last statement: its audit rows, their chain head's hash and (when the write has one)
+   * its idempotency key. PostgreSQL: one statement; SQLite: two or three. Compiled once per number of
+   * rows (one per event of the write) and whether a key goes with them.
+   */
+  const writeAudit = byShape(
+    ({ rows, key }: { rows: number; key: boolean }) => `${rows}:${key}`,
+    ({ rows, key }) => {
+      const arity = rows * AUDIT_COLUMNS.length;
+      if (!postgres) {
+        const insert = prepareStatement(db, (...values: unknown[]) => insertAudit(rows, values), arity);
+        const hash = prepareStatement(db, setHeadHash, 2);
+        return async (trx: Transaction<DB>, audit: AuditWrite, keyValues: KeyValues | null) => {
+          await insert(trx, ...audit.values);
+          await hash(trx, audit.hash, audit.chain);
+          if (keyValues) await insertIdempotencyKey(trx, ...keyValues);
+        };
+      }
+      const statement = prepareStatement(
+        db,
+        (...args: unknown[]) => {
+          const hash = args[arity] as string;
+          const chain = args[arity + 1] as string;
+          const appended = db.with('appended_audit', () => insertAudit(rows, args.slice(0, arity)));
+          return key
+            ? appended
+                .with('moved_head', () => setHeadHash(hash, chain))
+                .insertInto('case_idempotency_keys')
+                .values(
+                  Object.fromEntries(
+                    KEY_COLUMNS.map((column, i) => [column, args[arity + 2 + i]]),
+                  ) as Insertable<CaseIdempotencyKeysTable>,
+                )
+            : appended.updateTable('audit_chain_heads').set({ hash }).where('chain', '=', chain);
+        },
+        arity + 2 + (key ? KEY_COLUMNS.length : 0),
+      );
+      return async (trx: Transaction<DB>, audit: AuditWrite, keyValues: KeyValues | null) => {
+        await statement(trx, ...audit.values, audit.hash, audit.chain, ...(keyValues ?? []));
+      };
+    },
   );
   /** The columns of `changes` that are set (an undefined one is left as it is), in a fixed order. */
   const changed = (changes: Updateable<CasesTable>) =>
@@ -428,7 +582,15 @@ function writePathStatements(db: Kysely<DB>) {
     findForWrite,
     findIdempotencyKey,
     insertIdempotencyKey,
-    async appendEvent(trx: Transaction<DB>, event: RecordedCaseEvent, changes: Updateable<CasesTable>): Promise<void> {
+    writeAudit: (trx: Transaction<DB>, audit: AuditWrite, key: KeyValues | null) =>
+      writeAudit({ rows: audit.values.length / AUDIT_COLUMNS.length, key: key !== null })(trx, audit, key),
+    /** The event, its outbox row and the case's update; answers its chain's head as moved (none: no head yet). */
+    async appendEvent(
+      trx: Transaction<DB>,
+      event: RecordedCaseEvent,
+      changes: Updateable<CasesTable>,
+      chain: string,
+    ): Promise<{ seq: number; hash: string } | undefined> {
       const row = eventRow(event);
       const eventArgs: EventArgs = [
         row.id,
@@ -444,13 +606,17 @@ function writePathStatements(db: Kysely<DB>) {
       const moves = { ...changes, version: event.seq, updated_at: event.createdAt };
       const columns = changed(moves);
       const values = columns.map((column) => moves[column as keyof CasesTable]);
-      if (postgres) {
-        await appendAll(columns)(trx, ...eventArgs, ...outboxArgs, ...values, event.caseId);
-        return;
-      }
+      if (postgres)
+        return (await appendAll(columns)(trx, ...eventArgs, ...outboxArgs, ...values, event.caseId, chain)).rows[0];
       await eventStatement(trx, ...eventArgs);
       await outboxStatement(trx, ...outboxArgs);
       await update(columns)(trx, ...values, event.caseId);
+      return (await moveHead(trx, chain)).rows[0];
+    },
+    /** A chain's first row: its head, from the genesis hash, then moved. */
+    async startChain(trx: Transaction<DB>, chain: string): Promise<{ seq: number; hash: string } | undefined> {
+      await createHead(trx, chain, GENESIS_HASH);
+      return (await moveHead(trx, chain)).rows[0];
     },
     async updateCase(trx: Transaction<DB>, id: string, changes: Updateable<CasesTable>): Promise<void> {
       const columns = changed(changes);

@@ -276,6 +276,7 @@ export function createCasesService(deps: CasesServiceDeps) {
     const origin = { caseId, seq: Number(current.version) + 1, actorUserId, createdAt: at, clientCreatedAt: null };
     const event = newCaseEvent(origin, type, payload);
     await repo.appendEvent(trx, event);
+    await repo.finishWrite(trx, null); // the caller's transaction: its audit row written now
     return event;
   }
 
@@ -340,7 +341,7 @@ export function createCasesService(deps: CasesServiceDeps) {
         const { write, events, finish } = caseWrite(trx, current, now, actor);
         const body = await apply(write);
         await finish();
-        await repo.insertIdempotencyKey(trx, {
+        await repo.finishWrite(trx, {
           user_id: principal.userId,
           key: ctx.idempotencyKey,
           case_id: caseId,
@@ -526,6 +527,7 @@ export function createCasesService(deps: CasesServiceDeps) {
       });
       await append('hospital', { destinationHospital: claim.hospitalId, previous: null, nonTwiage: false, at: now });
       if (claim.complaintId) await append('complaint', { complaint: claim.complaintId, previous: null, at: now });
+      await repo.finishWrite(trx, null); // the claim's transaction: the audit rows written now
     },
 
     /** A caller's transaction that recorded case events committed: the outbox relays them now. */
@@ -646,7 +648,7 @@ export function createCasesService(deps: CasesServiceDeps) {
               complaintSet: set.id,
             });
             await repo.appendEvent(trx, started);
-            await repo.insertIdempotencyKey(trx, {
+            await repo.finishWrite(trx, {
               user_id: principal.userId,
               key: ctx.idempotencyKey,
               case_id: id,
