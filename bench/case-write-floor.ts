@@ -160,7 +160,7 @@ function relay(v: Variant): void {
     for (const row of rows) {
       if (v.relayCaseRead) s.lockRead.get(row.case_id);
       const channel = `case:${row.case_id}`;
-      s.dedupe.get(channel, row.id);
+      if (s.dedupe.get(channel, row.id)) continue; // announced already (as the relay does)
       const { seq } = s.bumpChannel.get(channel, now) as { seq: number };
       s.insertMessage.run(channel, seq, JSON.stringify({ type: 'case.updated', data: row }), now, row.id);
     }

@@ -188,7 +188,8 @@ async function runSetup(
     url.pathname = `/${name}`;
     databaseUrl = url.toString();
     env.DATABASE_URL = databaseUrl;
-    env.DATABASE_POOL_SIZE = process.env.BENCH_POOL_SIZE ?? '20';
+    // The server's own default pool (10) unless asked: what a deployment runs with.
+    if (process.env.BENCH_POOL_SIZE) env.DATABASE_POOL_SIZE = process.env.BENCH_POOL_SIZE;
     dropDatabase = async () => {
       await admin.query(`drop database if exists ${name} with (force)`);
       await admin.end();
