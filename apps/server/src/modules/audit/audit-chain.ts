@@ -105,9 +105,10 @@ async function moveHead(db: Kysely<DB>, chain: string, count: number): Promise<{
 }
 
 /**
- * The statements of a one-row append (every case write appends one: issue 11), built and compiled once
- * per table and dialect (db/prepared.ts) instead of by Kysely on each call. PostgreSQL: the row and the
- * head's new hash go in one statement (a data-modifying CTE), so an append is two round trips, not three.
+ * The statements of a one-row append (a sign-in, a read, an admin change; a case write's rows go with
+ * its own statements: cases.repository.ts), built and compiled once per table and dialect
+ * (db/prepared.ts) instead of by Kysely on each call. PostgreSQL: the row and the head's new hash go in
+ * one statement (a data-modifying CTE), so an append is two round trips, not three.
  */
 function oneRowStatements(db: Kysely<DB>, table: AuditTable) {
   const columns = [...AUDIT_TABLES[table], 'chain', 'seq', 'prev_hash', 'hash'] as const;

@@ -349,7 +349,8 @@ interface AuditWrite {
 
 /**
  * The statements every case write runs (issue 11): built and compiled once (db/prepared.ts) rather than
- * by Kysely on every call — the builder and compiler were ~10 % of a write's CPU. Same SQL as before.
+ * by Kysely on every call — the builder and compiler were ~10 % of a write's CPU. On PostgreSQL each is
+ * also a named statement, planned once per connection (decision 0045).
  */
 function writePathStatements(db: Kysely<DB>) {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
@@ -472,13 +473,16 @@ function writePathStatements(db: Kysely<DB>) {
       columns.length + 1,
     ),
   );
-  const moveHeadBy1 = (chain: string) =>
-    db
-      .updateTable('audit_chain_heads')
-      .set({ seq: sql<number>`seq + 1` })
-      .where('chain', '=', chain)
-      .returning(['seq', 'hash']);
-  const moveHead = prepareStatement(db, moveHeadBy1, 1);
+  const moveHead = prepareStatement(
+    db,
+    (chain: string) =>
+      db
+        .updateTable('audit_chain_heads')
+        .set({ seq: sql<number>`seq + 1` })
+        .where('chain', '=', chain)
+        .returning(['seq', 'hash']),
+    1,
+  );
   const createHead = prepareStatement(
     db,
     (chain: string, hash: string) =>
