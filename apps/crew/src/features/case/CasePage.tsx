@@ -64,7 +64,11 @@ export function CasePage() {
   return (
     <div className={hospitalChoices ? 'page page--case page--case-choices' : 'page page--case'}>
       <TopBar
-        title={`Case ${caseData.caseNumber}`}
+        title={
+          <>
+            Case <span className="top-bar__case-number">{caseData.caseNumber}</span>
+          </>
+        }
         start={
           <button
             type="button"
