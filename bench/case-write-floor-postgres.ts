@@ -68,6 +68,18 @@ const KEY_COLUMNS = `(user_id, key, case_id, request_hash, status, response, cre
 const run = (client: pg.PoolClient, name: string, text: string, values: unknown[] = []) =>
   client.query({ name, text, values });
 
+/** Runs `work` in one transaction on `client`: committed, or rolled back when it throws. */
+async function inTransaction(client: pg.PoolClient, work: () => Promise<void>): Promise<void> {
+  await client.query('begin');
+  try {
+    await work();
+    await client.query('commit');
+  } catch (error) {
+    await client.query('rollback');
+    throw error;
+  }
+}
+
 interface Write {
   caseId: string;
   key: string;
@@ -113,8 +125,7 @@ const answerOf = (w: Write, seq: number) =>
 /** The server's shape before decision 0045: 9 round trips. */
 async function nineRoundTrips(client: pg.PoolClient, w: Write): Promise<void> {
   await run(client, 'read', READ_FOR_WRITE, [userId, userId, w.key, w.caseId]);
-  await client.query('begin');
-  try {
+  await inTransaction(client, async () => {
     const { rows } = await run(client, 'lock', 'select * from cases where id = $1 for update', [w.caseId]);
     const seq = Number(rows[0].version) + 1;
     await run(client, 'age', 'update cases set age = $1, age_period = $2 where id = $3', [w.age, 3, w.caseId]);
@@ -122,8 +133,8 @@ async function nineRoundTrips(client: pg.PoolClient, w: Write): Promise<void> {
       client,
       'append',
       `with e as (insert into case_events ${EVENT_COLUMNS} values ($1, $2, $3, $4, $5, $6, $7, $8)),
-        o as (insert into case_outbox (event_id, case_id, seq, created_at) values ($9, $10, $11, $12))
-        update cases set version = $13, updated_at = $14 where id = $15`,
+      o as (insert into case_outbox (event_id, case_id, seq, created_at) values ($9, $10, $11, $12))
+      update cases set version = $13, updated_at = $14 where id = $15`,
       [
         w.eventId,
         w.caseId,
@@ -154,7 +165,7 @@ async function nineRoundTrips(client: pg.PoolClient, w: Write): Promise<void> {
       client,
       'audit',
       `with a as (insert into security_audit ${AUDIT_COLUMNS} values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12))
-        update audit_chain_heads set hash = $13 where chain = $14`,
+      update audit_chain_heads set hash = $13 where chain = $14`,
       [...row, chain, head.seq, head.hash, hash, hash, chain],
     );
     await run(client, 'key', `insert into case_idempotency_keys ${KEY_COLUMNS} values ($1, $2, $3, $4, $5, $6, $7)`, [
@@ -166,18 +177,13 @@ async function nineRoundTrips(client: pg.PoolClient, w: Write): Promise<void> {
       answerOf(w, seq),
       w.now,
     ]);
-    await client.query('commit');
-  } catch (error) {
-    await client.query('rollback');
-    throw error;
-  }
+  });
 }
 
 /** The server's shape since decision 0045: 6 round trips. */
 async function sixRoundTrips(client: pg.PoolClient, w: Write): Promise<void> {
   await run(client, 'read', READ_FOR_WRITE, [userId, userId, w.key, w.caseId]);
-  await client.query('begin');
-  try {
+  await inTransaction(client, async () => {
     const { rows } = await run(client, 'lock', 'select * from cases where id = $1 for update', [w.caseId]);
     const seq = Number(rows[0].version) + 1;
     const chain = chainOf(w.caseId);
@@ -186,9 +192,9 @@ async function sixRoundTrips(client: pg.PoolClient, w: Write): Promise<void> {
         client,
         'append-and-head',
         `with e as (insert into case_events ${EVENT_COLUMNS} values ($1, $2, $3, $4, $5, $6, $7, $8)),
-          o as (insert into case_outbox (event_id, case_id, seq, created_at) values ($1, $2, $3, $6)),
-          c as (update cases set age = $9, age_period = 3, version = $3, updated_at = $6 where id = $2)
-          update audit_chain_heads set seq = seq + 1 where chain = $10 returning seq, hash`,
+        o as (insert into case_outbox (event_id, case_id, seq, created_at) values ($1, $2, $3, $6)),
+        c as (update cases set age = $9, age_period = 3, version = $3, updated_at = $6 where id = $2)
+        update audit_chain_heads set seq = seq + 1 where chain = $10 returning seq, hash`,
         [w.eventId, w.caseId, seq, 'age', userId, w.now, w.now, w.payload, w.age, chain],
       )
     ).rows[0] as { seq: number; hash: string };
@@ -198,29 +204,24 @@ async function sixRoundTrips(client: pg.PoolClient, w: Write): Promise<void> {
       client,
       'audit-and-key',
       `with a as (insert into security_audit ${AUDIT_COLUMNS} values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)),
-        h as (update audit_chain_heads set hash = $12 where chain = $9)
-        insert into case_idempotency_keys ${KEY_COLUMNS} values ($3, $13, $7, $14, 200, $15, $2)`,
+      h as (update audit_chain_heads set hash = $12 where chain = $9)
+      insert into case_idempotency_keys ${KEY_COLUMNS} values ($3, $13, $7, $14, 200, $15, $2)`,
       [...row, chain, head.seq, head.hash, hash, w.key, w.request, answerOf(w, seq)],
     );
-    await client.query('commit');
-  } catch (error) {
-    await client.query('rollback');
-    throw error;
-  }
+  });
 }
 
 /** The same rows in 5 round trips: the row lock and the head's move in one statement, the writes in one CTE. */
 async function fiveRoundTrips(client: pg.PoolClient, w: Write): Promise<void> {
   await run(client, 'read', READ_FOR_WRITE, [userId, userId, w.key, w.caseId]);
-  await client.query('begin');
-  try {
+  await inTransaction(client, async () => {
     const chain = chainOf(w.caseId);
     const { rows } = await run(
       client,
       'lock-and-head',
       `with locked as (select * from cases where id = $1 for update),
-        head as (update audit_chain_heads set seq = seq + 1 where chain = $2 returning seq, hash)
-        select locked.version, head.seq as head_seq, head.hash as head_hash from locked, head`,
+      head as (update audit_chain_heads set seq = seq + 1 where chain = $2 returning seq, hash)
+      select locked.version, head.seq as head_seq, head.hash as head_hash from locked, head`,
       [w.caseId, chain],
     );
     const found = rows[0] as { version: number; head_seq: number; head_hash: string };
@@ -231,11 +232,11 @@ async function fiveRoundTrips(client: pg.PoolClient, w: Write): Promise<void> {
       client,
       'write-all',
       `with e as (insert into case_events ${EVENT_COLUMNS} values ($1, $2, $3, $4, $5, $6, $7, $8)),
-        o as (insert into case_outbox (event_id, case_id, seq, created_at) values ($1, $2, $3, $6)),
-        a as (insert into security_audit ${AUDIT_COLUMNS} values ($9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)),
-        h as (update audit_chain_heads set hash = $20 where chain = $17),
-        k as (insert into case_idempotency_keys ${KEY_COLUMNS} values ($5, $21, $2, $22, 200, $23, $6))
-        update cases set age = $24, age_period = 3, version = $3, updated_at = $6 where id = $2`,
+      o as (insert into case_outbox (event_id, case_id, seq, created_at) values ($1, $2, $3, $6)),
+      a as (insert into security_audit ${AUDIT_COLUMNS} values ($9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)),
+      h as (update audit_chain_heads set hash = $20 where chain = $17),
+      k as (insert into case_idempotency_keys ${KEY_COLUMNS} values ($5, $21, $2, $22, 200, $23, $6))
+      update cases set age = $24, age_period = 3, version = $3, updated_at = $6 where id = $2`,
       [
         ...[w.eventId, w.caseId, seq, 'age', userId, w.now, w.now, w.payload],
         ...row,
@@ -243,11 +244,7 @@ async function fiveRoundTrips(client: pg.PoolClient, w: Write): Promise<void> {
         ...[w.key, w.request, answerOf(w, seq), w.age],
       ],
     );
-    await client.query('commit');
-  } catch (error) {
-    await client.query('rollback');
-    throw error;
-  }
+  });
 }
 
 /** The relay's database work per batch: read the outbox with its events, store their messages, delete the rows. */

@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
 import { prepareStatement } from './prepared.js';
 import type { DB } from './schema.js';
-import { createTestDatabase, testDialects, type TestDatabase } from '../test/databases.js';
+import { createTestDatabase, insertBareAgencies, testDialects, type TestDatabase } from '../test/databases.js';
 
 const dialects = await testDialects();
-const now = '2026-11-28T00:00:00.000Z';
 
 /** The SQL texts the connection of `executor` keeps prepared under a name. */
 async function keptStatements(executor: Kysely<DB>): Promise<string[]> {
@@ -17,18 +16,7 @@ describe.runIf(dialects.includes('postgres'))('named statements on postgres', ()
   let database: TestDatabase;
   beforeAll(async () => {
     database = await createTestDatabase('postgres');
-    await database.db
-      .insertInto('agencies')
-      .values({
-        id: 'a',
-        name: 'Agency a',
-        complaint_set_name: 'Set',
-        max_case_length: 240,
-        emt_levels: '[]',
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await insertBareAgencies(database.db, ['a']);
   });
   afterAll(() => database.destroy());
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { prepareListQuery, prepareQuery } from './prepared.js';
-import { createTestDatabase, testDialects, type TestDatabase } from '../test/databases.js';
+import { createTestDatabase, insertBareAgencies, testDialects, type TestDatabase } from '../test/databases.js';
 
 const dialects = await testDialects();
 
@@ -9,21 +9,7 @@ describe.each(dialects)('prepareQuery on %s', (dialect) => {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
-    const now = '2026-11-22T00:00:00.000Z';
-    await database.db
-      .insertInto('agencies')
-      .values(
-        ['a', 'b'].map((id) => ({
-          id,
-          name: `Agency ${id}`,
-          complaint_set_name: 'Set',
-          max_case_length: 240,
-          emt_levels: '[]',
-          created_at: now,
-          updated_at: now,
-        })),
-      )
-      .execute();
+    await insertBareAgencies(database.db, ['a', 'b']);
   });
   afterAll(() => database.destroy());
 

@@ -84,3 +84,22 @@ export async function createTestDatabase(
     },
   };
 }
+
+/** Bare agencies `Agency {id}` for tests of the database layer (no team, trucks or users). */
+export async function insertBareAgencies(db: Database['db'], ids: readonly string[]): Promise<void> {
+  const now = '2026-11-22T00:00:00.000Z';
+  await db
+    .insertInto('agencies')
+    .values(
+      ids.map((id) => ({
+        id,
+        name: `Agency ${id}`,
+        complaint_set_name: 'Set',
+        max_case_length: 240,
+        emt_levels: '[]',
+        created_at: now,
+        updated_at: now,
+      })),
+    )
+    .execute();
+}
