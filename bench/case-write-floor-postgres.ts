@@ -26,6 +26,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
 import { Writable } from 'node:stream';
 import pg from 'pg';
+import { timeOrderedId } from '../apps/server/src/db/time-ordered-id.js';
 import { createTestApp } from '../apps/server/src/test/app.js';
 import { RIVERSIDE_TRUCK, startCase } from '../apps/server/src/test/crew-api.js';
 import { IDS } from '../apps/server/src/seed/demo-data.js';
@@ -99,14 +100,14 @@ function newWrite(n: number): Write {
     key: randomUUID(),
     now: new Date().toISOString(),
     age,
-    eventId: randomUUID(),
+    eventId: timeOrderedId(),
     payload,
     request: createHash('sha256').update(`PATCH /v4/twiageCases/${caseId}\n${payload}`).digest('hex'),
   };
 }
 
 const auditRow = (w: Write, seq: number) => [
-  randomUUID(),
+  timeOrderedId(),
   w.now,
   userId,
   'case.age',

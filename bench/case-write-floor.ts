@@ -27,6 +27,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
+import { timeOrderedId } from '../apps/server/src/db/time-ordered-id.js';
 import { createTestApp } from '../apps/server/src/test/app.js';
 import { RIVERSIDE_TRUCK, startCase } from '../apps/server/src/test/crew-api.js';
 import { IDS } from '../apps/server/src/seed/demo-data.js';
@@ -126,7 +127,7 @@ function oneEvent(v: Variant, n: number): void {
   }
   const seq = (versions.get(caseId) ?? 0) + 1;
   versions.set(caseId, seq);
-  const eventId = randomUUID();
+  const eventId = timeOrderedId();
   const payload = JSON.stringify({ age: 1 + (n % 99), agePeriod: 3 });
   s.insertEvent.run(eventId, caseId, seq, 'age', userId, now, now, payload);
   s.insertOutbox.run(eventId, caseId, seq, now);
@@ -138,7 +139,7 @@ function oneEvent(v: Variant, n: number): void {
       s.headCreate.run(chain, '0'.repeat(64));
       head = s.headMove.get(chain) as { seq: number; hash: string };
     }
-    const row = [randomUUID(), now, userId, 'case.age', 'case', caseId, caseId, JSON.stringify({ eventId, seq })];
+    const row = [timeOrderedId(), now, userId, 'case.age', 'case', caseId, caseId, JSON.stringify({ eventId, seq })];
     const hash = createHash('sha256')
       .update(JSON.stringify(['security_audit', chain, head.seq, head.hash, row]))
       .digest('hex');

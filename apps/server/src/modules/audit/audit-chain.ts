@@ -20,6 +20,7 @@
 import { createHash } from 'node:crypto';
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { prepareStatement } from '../../db/prepared.js';
+import { timeOrderedId } from '../../db/time-ordered-id.js';
 import type { CaseReadAuditTable, DB } from '../../db/schema.js';
 
 /** The content columns of each chained table, in the order they are hashed. Never reorder: old hashes would break. */
@@ -329,11 +330,11 @@ export async function verifyAuditChains(db: Kysely<DB>): Promise<VerifyResult> {
 /** A row as its writer makes it: the chain columns are filled in by `appendAudit`. */
 export type Unchained<T> = Omit<T, 'chain' | 'seq' | 'prev_hash' | 'hash'>;
 
-/** Appends case reads, each to its reader's chain. */
-export function appendReads(db: Kysely<DB>, rows: readonly Unchained<CaseReadAuditTable>[]): Promise<void> {
+/** Appends case reads, each to its reader's chain, under an id of its own. */
+export function appendReads(db: Kysely<DB>, rows: readonly Omit<Unchained<CaseReadAuditTable>, 'id'>[]): Promise<void> {
   return appendAudit(
     db,
     'case_read_audit',
-    rows.map((row) => ({ chain: chainShard('read', row.user_id), row: { ...row } })),
+    rows.map((row) => ({ chain: chainShard('read', row.user_id), row: { id: timeOrderedId(), ...row } })),
   );
 }

@@ -5,9 +5,9 @@
  * token. A case change is recorded by `CasesRepository.appendEvent` in the change's own transaction, its
  * row written with the write's last statement (cases.repository.ts).
  */
-import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB, SecurityAuditTable } from '../../db/schema.js';
+import { timeOrderedId } from '../../db/time-ordered-id.js';
 import { appendAudit, chainShard, type Unchained } from './audit-chain.js';
 
 export interface SecurityEvent {
@@ -26,7 +26,7 @@ export interface SecurityEvent {
 /** The audit row of `event` and the chain it goes to. */
 export function securityAuditEntry(event: SecurityEvent): { chain: string; row: Unchained<SecurityAuditTable> } {
   const row: Unchained<SecurityAuditTable> = {
-    id: randomUUID(),
+    id: timeOrderedId(),
     at: event.at.toISOString(),
     actor_id: event.actorId,
     action: event.action,

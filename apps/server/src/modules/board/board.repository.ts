@@ -4,7 +4,6 @@
  * reads the case, chat and agency tables without changing them; its one write is the read audit (the
  * acknowledgement is the cases module's write).
  */
-import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { CaseRow, CaseReadAuditTable, DB } from '../../db/schema.js';
 import { appendReads, type Unchained } from '../audit/audit-chain.js';
@@ -130,10 +129,7 @@ export function createBoardRepository(db: Kysely<DB>) {
     },
 
     async recordReads(rows: Omit<Unchained<CaseReadAuditTable>, 'id'>[]): Promise<void> {
-      await appendReads(
-        db,
-        rows.map((row) => ({ id: randomUUID(), ...row })),
-      );
+      await appendReads(db, rows);
     },
   };
 }

@@ -3,10 +3,10 @@
  * contract when it is made (a payload the contract does not describe is a bug, caught before commit),
  * and read back through the same schema.
  */
-import { randomUUID } from 'node:crypto';
 import type { Insertable, Selectable } from 'kysely';
 import { CaseEvent, RecordedCaseEvent, type CaseEventPayload } from '@inbound/contract';
 import { parseJson, toJson } from '../../db/json.js';
+import { timeOrderedId } from '../../db/time-ordered-id.js';
 import type { CaseEventsTable } from '../../db/schema.js';
 
 export interface EventOrigin {
@@ -24,7 +24,7 @@ export function newCaseEvent<T extends CaseEvent['type']>(
   type: T,
   payload: CaseEventPayload<T>,
 ): RecordedCaseEvent {
-  return { id: randomUUID(), ...origin, ...CaseEvent.parse({ type, payload }) };
+  return { id: timeOrderedId(), ...origin, ...CaseEvent.parse({ type, payload }) };
 }
 
 export function eventRow(event: RecordedCaseEvent): Insertable<CaseEventsTable> {

@@ -14,6 +14,7 @@ import { RIVERSIDE_TRUCK, send, setDestination, startCase } from '../../test/cre
 import { testDialects } from '../../test/databases.js';
 
 const dialects = await testDialects();
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** Runs `work`, answering the SQL of every statement the dialect's driver ran meanwhile, in order. */
 async function statementsOf(dialect: string, work: () => Promise<void>): Promise<string[]> {
@@ -88,5 +89,29 @@ describe.each(dialects)('a case write, statement by statement, on %s', (dialect)
     const fence = statements.filter((sql) => sql.includes('"hospital_arrival_settings"'));
     expect(fence).toEqual([expect.stringContaining('from "hospitals" left join "hospital_arrival_settings"')]);
     expect(statements.some((sql) => sql.includes('"hospital_statuses"'))).toBe(false);
+  });
+
+  it('keys the rows a write appends in time order (UUIDv7), so they land on the last page of their index', async () => {
+    const before = Date.now();
+    expect((await patchAge(42)).statusCode).toBe(200);
+    expect((await patchAge(43)).statusCode).toBe(200);
+    const events = await t.database.db
+      .selectFrom('case_events')
+      .select(['id', 'seq'])
+      .where('case_id', '=', caseId)
+      .orderBy('seq')
+      .execute();
+    const audit = await t.database.db
+      .selectFrom('security_audit')
+      .select('id')
+      .where('case_id', '=', caseId)
+      .orderBy('seq')
+      .execute();
+    for (const { id } of [...events.slice(-2), ...audit.slice(-2)]) {
+      expect(id).toMatch(UUID_V7);
+      expect(parseInt(id.slice(0, 8) + id.slice(9, 13), 16)).toBeGreaterThanOrEqual(before);
+    }
+    const ids = events.map((event) => event.id);
+    expect([...ids].sort()).toEqual(ids);
   });
 });

@@ -1,5 +1,4 @@
 /** Queries of the console's per-case reads: the crews' case feedback, and the read-audit rows. */
-import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { CaseReadAuditTable, DB } from '../../db/schema.js';
 import { appendReads, type Unchained } from '../audit/audit-chain.js';
@@ -42,7 +41,7 @@ export function createInboundCaseRepository(db: Kysely<DB>) {
     },
 
     async recordRead(row: Omit<Unchained<CaseReadAuditTable>, 'id'>): Promise<void> {
-      await appendReads(db, [{ id: randomUUID(), ...row }]);
+      await appendReads(db, [row]);
     },
   };
 }

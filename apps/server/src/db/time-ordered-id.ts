@@ -1,0 +1,21 @@
+/**
+ * Ids of rows that are only ever appended — case events, the security and read audit logs: UUIDv7
+ * (RFC 9562), the time of creation in the first 48 bits and randomness after it.
+ *
+ * A random (v4) id puts each insert at a random place in the id's index, so every write of a commit
+ * dirties an index page of its own, which the commit must write out (SQLite's WAL frames, PostgreSQL's
+ * WAL and its full-page images after a checkpoint). Ids in time order land on the index's last page,
+ * one page for every write of the commit. Decision 0046.
+ *
+ * Built on `randomUUID` rather than the `uuid` package's v7: its 122 random bits are drawn from a cached
+ * pool (~0.1 µs an id here, where `uuid` v7 took 3.4 µs), and its version-4 layout already carries the
+ * RFC's variant bits, so only the time and the version digit change.
+ */
+import { randomUUID } from 'node:crypto';
+
+export function timeOrderedId(now: number = Date.now()): string {
+  // xxxxxxxx-xxxx-4xxx-Vxxx-xxxxxxxxxxxx: the first 12 hex digits become the time in ms, the 4 a 7.
+  const random = randomUUID();
+  const time = now.toString(16).padStart(12, '0');
+  return `${time.slice(0, 8)}-${time.slice(8)}-7${random.slice(15)}`;
+}
