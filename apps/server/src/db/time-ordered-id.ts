@@ -13,9 +13,14 @@
  */
 import { randomUUID } from 'node:crypto';
 
+/** The id's first 15 characters, the same for every id of one millisecond. */
+let prefixOf = { at: -1, prefix: '' };
+
 export function timeOrderedId(now: number = Date.now()): string {
-  // xxxxxxxx-xxxx-4xxx-Vxxx-xxxxxxxxxxxx: the first 12 hex digits become the time in ms, the 4 a 7.
-  const random = randomUUID();
-  const time = now.toString(16).padStart(12, '0');
-  return `${time.slice(0, 8)}-${time.slice(8)}-7${random.slice(15)}`;
+  if (now !== prefixOf.at) {
+    const time = now.toString(16).padStart(12, '0');
+    prefixOf = { at: now, prefix: `${time.slice(0, 8)}-${time.slice(8)}-7` };
+  }
+  // randomUUID: xxxxxxxx-xxxx-4xxx-Vxxx-xxxxxxxxxxxx — all after its version digit is kept.
+  return prefixOf.prefix + randomUUID().slice(15);
 }
