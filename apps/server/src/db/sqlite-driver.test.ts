@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import Sqlite from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import { createTestDatabase, type TestDatabase } from '../test/databases.js';
-import { FairLock } from './sqlite-driver.js';
+import { FairLock, rowBuilder } from './sqlite-driver.js';
 
 type Items = { items: { id: number; v: string } };
 
@@ -85,6 +86,38 @@ describe('SQLite driver: a reader beside the writer', () => {
       for await (const row of db.selectFrom('items').selectAll().stream()) void row;
     };
     await expect(stream()).rejects.toThrow(/Streaming from SQLite is not supported/);
+  });
+
+  it('answers rows as better-sqlite3 would: every column in order, a repeated name keeping the last', async () => {
+    const db = await setUp();
+    await db.insertInto('items').values({ id: 1, v: 'one' }).execute();
+    const query = sql<Record<string, unknown>>`select id, v, null as empty, x'ff00' as bytes, 2.5 as half,
+      'first' as twice, 'second' as twice, 'quote"and\\' as "we""ird" from items`;
+    const plain = new Sqlite(':memory:');
+    plain.exec(`create table items (id integer primary key, v text not null); insert into items values (1, 'one')`);
+    const expected = plain.prepare(query.compile(db).sql).all();
+    // The same query against the real database, through the driver (a reader statement, raw rows):
+    const { rows } = await query.execute(db);
+    expect(rows).toEqual(expected);
+    expect(Object.keys(rows[0]!)).toEqual(['id', 'v', 'empty', 'bytes', 'half', 'twice', 'we"ird']);
+    expect(rows[0]!.twice).toBe('second');
+    expect(Buffer.isBuffer(rows[0]!.bytes)).toBe(true);
+  });
+
+  it('makes a column named __proto__ a property of the row, never its prototype', () => {
+    const row = rowBuilder(['id', '__proto__'])([1, { polluted: true }]);
+    expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(row, '__proto__')?.value).toEqual({ polluted: true });
+    expect((row as { polluted?: boolean }).polluted).toBeUndefined();
+  });
+
+  it('sees a column added after a `select *` was prepared', async () => {
+    const db = await setUp();
+    await db.insertInto('items').values({ id: 1, v: 'one' }).execute();
+    const everything = () => sql<Record<string, unknown>>`select * from items`.execute(db);
+    expect((await everything()).rows).toEqual([{ id: 1, v: 'one' }]);
+    await sql`alter table items add column w text not null default 'new'`.execute(db);
+    expect((await everything()).rows).toEqual([{ id: 1, v: 'one', w: 'new' }]);
   });
 });
 
