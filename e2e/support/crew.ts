@@ -20,6 +20,31 @@ export async function snap(page: Page, testInfo: TestInfo, name: string, { fullP
   await page.screenshot({ path: path.join(SCREENS_DIR, `${testInfo.project.name}-${name}.png`), fullPage });
 }
 
+/**
+ * What the case screen would make a crew scroll sideways to see, and the words that run past the edges of
+ * their buttons (age and gender, the tabs, the complaints): both must be empty at every phone width.
+ */
+export async function offTheScreen(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const { scrollWidth, clientWidth } = document.documentElement;
+    if (scrollWidth > clientWidth) found.push(`the page scrolls sideways: ${scrollWidth} px in ${clientWidth}`);
+    for (const button of document.querySelectorAll<HTMLElement>(
+      '.age-gender button, .case-tabs__tab, .complaint-option',
+    )) {
+      const box = button.getBoundingClientRect();
+      const style = getComputedStyle(button);
+      const words = document.createRange();
+      words.selectNodeContents(button);
+      const text = words.getBoundingClientRect();
+      const inside = [box.left + parseFloat(style.borderLeftWidth), box.right - parseFloat(style.borderRightWidth)];
+      if (box.width > 0 && (text.left < inside[0]! - 0.5 || text.right > inside[1]! + 0.5))
+        found.push(`"${button.textContent?.trim()}" runs past its button at ${clientWidth} px`);
+    }
+    return found;
+  });
+}
+
 /** An address's path, e.g. `/start`, for `toHaveURL`. */
 export function atPath(pathname: string): (url: URL) => boolean {
   return (url) => url.pathname === pathname;

@@ -18,7 +18,7 @@ import {
   tapGender,
   tapTag,
 } from '../support/cases';
-import { atPath, signInToStart, snap } from '../support/crew';
+import { atPath, offTheScreen, signInToStart, snap } from '../support/crew';
 import { hospitals, teams, users } from '../support/demo';
 
 // Issue 3, Browser: medic1 runs a whole stroke case on Riverside, and the server's case matches what was
@@ -40,6 +40,13 @@ test('medic1 runs a stroke case on Riverside and the server holds it field for f
   expect(caseNumber).not.toBe('...');
   await expect(page.getByRole('button', { name: /^Stroke Priority 1$/ })).toBeVisible();
   await snap(page, testInfo, '20-case-complaints', { fullPage: false });
+  // Nothing off the screen or cut on a small phone (320), a common Android (360, 412) or a portrait tablet.
+  const viewport = page.viewportSize()!;
+  for (const width of [320, 360, 412, 768]) {
+    await page.setViewportSize({ width, height: viewport.height });
+    expect(await offTheScreen(page)).toEqual([]);
+  }
+  await page.setViewportSize(viewport);
 
   // Close before anything is chosen: the hospital warning, whose OK opens the hospital picker.
   await page.getByRole('button', { name: 'Close Case' }).click();
