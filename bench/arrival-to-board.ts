@@ -14,8 +14,8 @@
 import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
-import { WebSocket } from 'ws';
-import { authorizationHeader, ServerFrame } from '@inbound/contract';
+import { authorizationHeader } from '@inbound/contract';
+import { signInAs, subscribe } from './lib/console';
 import { verdict } from './lib/format';
 import { freePort, startServer, type BenchServer } from './lib/server';
 
@@ -35,16 +35,6 @@ export interface RunFigures {
   missing: number;
   cpuUsPerRequest: number;
   requests: number;
-}
-
-async function signIn(url: string, username: string, client: 'ems' | 'hospital'): Promise<string> {
-  const res = await fetch(`${url}/v4/auth/signin`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username, password: `demo-${username}`, twiageClient: client, platform: 'web' }),
-  });
-  if (!res.ok) throw new Error(`sign-in ${username}: ${res.status}`);
-  return ((await res.json()) as { authorizationToken: { token: string } }).authorizationToken.token;
 }
 
 function crew(url: string, token: string) {
@@ -76,25 +66,14 @@ async function newCase(call: ReturnType<typeof crew>): Promise<string> {
 
 /** The console's socket: resolves each case's arrival message time. */
 async function consoleSocket(server: BenchServer, token: string) {
-  const ws = new WebSocket(`${server.url.replace('http', 'ws')}/realtime`);
   const arrivedAt = new Map<string, number>();
   const waiters = new Map<string, () => void>();
-  await new Promise<void>((resolve, reject) => {
-    ws.on('error', reject);
-    ws.on('open', () => ws.send(JSON.stringify({ type: 'auth', token })));
-    ws.on('message', (raw) => {
-      const frame = ServerFrame.safeParse(JSON.parse(String(raw)));
-      if (!frame.success) return;
-      const f = frame.data;
-      if (f.type === 'ready') ws.send(JSON.stringify({ type: 'subscribe', channel: `hospital:${RIVERSIDE}` }));
-      if (f.type === 'subscribed') resolve();
-      if (f.type !== 'message') return;
-      const data = f.event.data as { caseId?: string; card?: { arrival?: unknown } | null };
-      if (data.caseId && data.card?.arrival && !arrivedAt.has(data.caseId)) {
-        arrivedAt.set(data.caseId, performance.now());
-        waiters.get(data.caseId)?.();
-      }
-    });
+  const socket = await subscribe(server.url, token, `hospital:${RIVERSIDE}`, (frame, at) => {
+    const data = frame.event.data as { caseId?: string; card?: { arrival?: unknown } | null };
+    if (data.caseId && data.card?.arrival && !arrivedAt.has(data.caseId)) {
+      arrivedAt.set(data.caseId, at);
+      waiters.get(data.caseId)?.();
+    }
   });
   return {
     arrivedAt,
@@ -107,7 +86,7 @@ async function consoleSocket(server: BenchServer, token: string) {
           resolve();
         });
       }),
-    close: () => ws.close(),
+    close: socket.close,
   };
 }
 
@@ -187,8 +166,8 @@ async function oneRun(server: BenchServer, call: ReturnType<typeof crew>, edToke
 export async function runArrivalToBoard(): Promise<RunFigures> {
   const server = await startServer(await freePort());
   try {
-    const crewToken = await signIn(server.url, 'medic1', 'ems');
-    const edToken = await signIn(server.url, 'ed1', 'hospital');
+    const crewToken = await signInAs(server.url, 'medic1', 'ems');
+    const edToken = await signInAs(server.url, 'ed1', 'hospital');
     const call = crew(server.url, crewToken);
     const runs: RunFigures[] = [];
     for (let r = 0; r < RUNS; r++) runs.push(await oneRun(server, call, edToken));

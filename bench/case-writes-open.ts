@@ -5,6 +5,10 @@
  * Every figure: server CPU µs per event (and on PostgreSQL the database's own, every `postgres` process) and the
  * load average beside it, median of BENCH_RUNS runs (3).
  *
+ * The console: BENCH_CONSOLE_CASES (20) of the crews' cases are headed to Riverside Regional, and ed1's
+ * console holds `hospital:{Riverside}` as the board does; each of their events is timed from its scheduled
+ * send to the `case.updated` that carries it on that socket (issue 11: p99 ≤ 25 ms while writing 1,000/s).
+ *
  * Setups (BENCH_SETUPS): `sqlite`, `postgres-1` (one process), `postgres-2` (WORKERS=2 + Redis). Latency
  * is measured from each write's scheduled time, so a server that falls behind is charged for the
  * queue it causes (no coordinated omission). Afterwards every acknowledged event id is looked up in
@@ -23,6 +27,7 @@ import {
   type CaseChangeResponse,
 } from '@inbound/contract';
 import { postgresCounter, prepare, sqliteCounter, type CrewCase, type Scenario } from './case-writes';
+import { signInAs, subscribe } from './lib/console';
 import { pad, padStart } from './lib/format';
 import { coresUsed, freePort, postgresCpuSeconds, startServer, type BenchServer } from './lib/server';
 
@@ -33,6 +38,10 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CREWS = Number(process.env.BENCH_CREWS ?? 200);
 const POSTGRES_ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const CONSOLE_CASES = Number(process.env.BENCH_CONSOLE_CASES ?? 20);
+const RIVERSIDE = 'hospital-riverside-regional';
+/** Event → console socket at 1,000/s offered (p99, ms). */
+const CONSOLE_P99_TARGET_MS = 25;
 
 /** Issue 11's targets, by setup and offered rate (p99 ms), and for saturation (events/s). */
 const TARGETS: Record<string, { p99: Record<number, number>; p50?: Record<number, number>; saturation: number }> = {
@@ -55,6 +64,40 @@ interface RunFigures {
   load1: number;
   rssMb: number;
   eventIds: string[];
+  /** The console cases' events: scheduled send → on the console's socket (ms); how many never came. */
+  consoleP50Ms: number;
+  consoleP99Ms: number;
+  consoleMissing: number;
+}
+
+/** ed1's console on Riverside's channel: when each event id arrived on it. */
+interface Console {
+  arrivedAt: Map<string, number>;
+  close: () => void;
+}
+
+async function openConsole(url: string, scenario: Scenario): Promise<{ console: Console; watched: Set<string> }> {
+  const watched = scenario.cases.slice(0, CONSOLE_CASES);
+  await Promise.all(
+    watched.map(async (crew) => {
+      const response = await fetch(`${url}${buildPath(routes.patchCase.path, { id: crew.id })}`, {
+        method: 'PATCH',
+        headers: {
+          'content-type': 'application/json',
+          authorization: authorizationHeader(crew.token),
+          [IDEMPOTENCY_KEY_HEADER.toLowerCase()]: randomUUID(),
+        },
+        body: JSON.stringify({ destinationHospital: RIVERSIDE }),
+      });
+      if (!response.ok) throw new Error(`destination of ${crew.id}: ${response.status} ${await response.text()}`);
+    }),
+  );
+  const arrivedAt = new Map<string, number>();
+  const socket = await subscribe(url, await signInAs(url, 'ed1', 'hospital'), `hospital:${RIVERSIDE}`, (frame, at) => {
+    const data = frame.event.data as { event?: { id?: string } };
+    if (frame.event.type === 'case.updated' && data.event?.id) arrivedAt.set(data.event.id, at);
+  });
+  return { console: { arrivedAt, close: socket.close }, watched: new Set(watched.map((crew) => crew.id)) };
 }
 
 const agent = new Agent({ connections: CREWS, pipelining: 1, keepAliveTimeout: 30_000 });
@@ -94,9 +137,12 @@ async function openLoop(
   scenario: Scenario,
   rate: number | null,
   postgres: boolean,
+  board: { console: Console; watched: Set<string> },
 ): Promise<RunFigures> {
   const latencies: number[] = [];
   const eventIds: string[] = [];
+  /** The console cases' acknowledged events and when each was scheduled. */
+  const watchedSends = new Map<string, number>();
   let errors = 0;
   let n = 0;
   const cores = coresUsed(server.cpuSeconds);
@@ -112,6 +158,7 @@ async function openLoop(
         latencies.push(performance.now() - scheduled);
         if (id) eventIds.push(id);
         else errors++;
+        if (id && board.watched.has(crew.id)) watchedSends.set(id, scheduled);
       },
       () => {
         errors++;
@@ -145,6 +192,14 @@ async function openLoop(
   const elapsedS = (performance.now() - start) / 1000;
   const usedCores = cores();
   const usedDatabaseCores = databaseCores();
+  // The relay announces after the answers: the last events get a moment to reach the console.
+  const waitUntil = performance.now() + 2_000;
+  while ([...watchedSends.keys()].some((id) => !board.console.arrivedAt.has(id)) && performance.now() < waitUntil)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  const toConsole = [...watchedSends]
+    .filter(([id]) => board.console.arrivedAt.has(id))
+    .map(([id, scheduled]) => board.console.arrivedAt.get(id)! - scheduled)
+    .sort((a, b) => a - b);
   clearInterval(rssTimer);
   rss = Math.max(rss, server.largestRssMb());
   latencies.sort((a, b) => a - b);
@@ -160,6 +215,9 @@ async function openLoop(
     load1: loadavg()[0]!,
     rssMb: rss,
     eventIds,
+    consoleP50Ms: percentile(toConsole, 0.5),
+    consoleP99Ms: percentile(toConsole, 0.99),
+    consoleMissing: watchedSends.size - toConsole.length,
   };
 }
 
@@ -204,17 +262,19 @@ async function runSetup(
   try {
     console.info(`  … ${setup}: ${CREWS} crews sign in and start their cases`);
     const scenario = await prepare(server.url);
-    await openLoop(server, scenario, 500, databaseUrl !== null); // warm-up: JIT, statement caches, pool
+    const board = await openConsole(server.url, scenario);
+    await openLoop(server, scenario, 500, databaseUrl !== null, board); // warm-up: JIT, statement caches, pool
     const runs: RunFigures[][] = [];
     for (const rate of [...RATES, null]) {
       const these: RunFigures[] = [];
       for (let run = 0; run < RUNS; run++) {
-        these.push(await openLoop(server, scenario, rate, databaseUrl !== null));
+        these.push(await openLoop(server, scenario, rate, databaseUrl !== null, board));
         await new Promise((resolve) => setTimeout(resolve, 1_000));
       }
       runs.push(these);
       console.info(`  … ${setup}: ${rate === null ? 'closed loop' : `${rate}/s offered`} ×${RUNS} done`);
     }
+    board.console.close();
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     const counter = databaseUrl ? await postgresCounter(databaseUrl) : sqliteCounter(server.dataDir);
     const ids = runs.flat().flatMap((r) => r.eventIds);
@@ -240,7 +300,7 @@ function print(result: Awaited<ReturnType<typeof runSetup>>): void {
     `\n== case writes, ${result.setup}, ${CREWS} crews on their own cases, ${DURATION_S} s per run, median of ${RUNS}`,
   );
   console.info(
-    `  ${pad('offered', 12)} ${padStart('events/s', 9)} ${padStart('p50', 8)} ${padStart('p99', 8)} ${padStart('max', 8)} ${padStart('errors', 7)} ${padStart('CPU/event', 10)} ${padStart('PG CPU', 8)} ${padStart('RSS', 7)} ${padStart('load', 6)}  target`,
+    `  ${pad('offered', 12)} ${padStart('events/s', 9)} ${padStart('p50', 8)} ${padStart('p99', 8)} ${padStart('max', 8)} ${padStart('errors', 7)} ${padStart('CPU/event', 10)} ${padStart('PG CPU', 8)} ${padStart('RSS', 7)} ${padStart('load', 6)} ${padStart('console p50/p99', 16)}  target`,
   );
   for (const row of result.rows) {
     const goal =
@@ -249,10 +309,15 @@ function print(result: Awaited<ReturnType<typeof runSetup>>): void {
         : target?.p99[row.offered] !== undefined
           ? `p99 ≤ ${target.p99[row.offered]} ms${target.p50?.[row.offered] ? `, p50 ≤ ${target.p50[row.offered]} ms` : ''}: ${row.p99Ms <= target.p99[row.offered]! && (target.p50?.[row.offered] === undefined || row.p50Ms <= target.p50[row.offered]!) && row.errors === 0 ? 'met' : 'NOT MET'}`
           : 'none';
+    const consoleGoal =
+      row.offered === 1000
+        ? `; event → console p99 ≤ ${CONSOLE_P99_TARGET_MS} ms: ${row.consoleP99Ms <= CONSOLE_P99_TARGET_MS && row.consoleMissing === 0 ? 'met' : 'NOT MET'}`
+        : '';
     console.info(
       `  ${pad(row.offered === null ? 'closed loop' : `${row.offered}/s`, 12)} ${padStart(row.eventsPerSecond.toFixed(0), 9)} ` +
         `${padStart(`${row.p50Ms.toFixed(1)} ms`, 8)} ${padStart(`${row.p99Ms.toFixed(0)} ms`, 8)} ${padStart(`${row.maxMs.toFixed(0)} ms`, 8)} ` +
-        `${padStart(String(row.errors), 7)} ${padStart(`${row.cpuUsPerEvent.toFixed(0)} µs`, 10)} ${padStart(row.databaseUsPerEvent === null ? '—' : `${row.databaseUsPerEvent.toFixed(0)} µs`, 8)} ${padStart(`${row.rssMb.toFixed(0)} MB`, 7)} ${padStart(row.load1.toFixed(1), 6)}  ${goal}`,
+        `${padStart(String(row.errors), 7)} ${padStart(`${row.cpuUsPerEvent.toFixed(0)} µs`, 10)} ${padStart(row.databaseUsPerEvent === null ? '—' : `${row.databaseUsPerEvent.toFixed(0)} µs`, 8)} ${padStart(`${row.rssMb.toFixed(0)} MB`, 7)} ${padStart(row.load1.toFixed(1), 6)} ` +
+        `${padStart(`${row.consoleP50Ms.toFixed(0)}/${row.consoleP99Ms.toFixed(0)} ms${row.consoleMissing ? ` (${row.consoleMissing} missing)` : ''}`, 16)}  ${goal}${consoleGoal}`,
     );
   }
   console.info(
