@@ -71,12 +71,12 @@ interface RunFigures {
 }
 
 /** ed1's console on Riverside's channel: when each event id arrived on it. */
-interface Console {
+interface ConsoleSocket {
   arrivedAt: Map<string, number>;
   close: () => void;
 }
 
-async function openConsole(url: string, scenario: Scenario): Promise<{ console: Console; watched: Set<string> }> {
+async function openConsole(url: string, scenario: Scenario): Promise<{ socket: ConsoleSocket; watched: Set<string> }> {
   const watched = scenario.cases.slice(0, CONSOLE_CASES);
   await Promise.all(
     watched.map(async (crew) => {
@@ -97,7 +97,7 @@ async function openConsole(url: string, scenario: Scenario): Promise<{ console: 
     const data = frame.event.data as { event?: { id?: string } };
     if (frame.event.type === 'case.updated' && data.event?.id) arrivedAt.set(data.event.id, at);
   });
-  return { console: { arrivedAt, close: socket.close }, watched: new Set(watched.map((crew) => crew.id)) };
+  return { socket: { arrivedAt, close: socket.close }, watched: new Set(watched.map((crew) => crew.id)) };
 }
 
 const agent = new Agent({ connections: CREWS, pipelining: 1, keepAliveTimeout: 30_000 });
@@ -137,7 +137,7 @@ async function openLoop(
   scenario: Scenario,
   rate: number | null,
   postgres: boolean,
-  board: { console: Console; watched: Set<string> },
+  board: { socket: ConsoleSocket; watched: Set<string> },
 ): Promise<RunFigures> {
   const latencies: number[] = [];
   const eventIds: string[] = [];
@@ -194,11 +194,11 @@ async function openLoop(
   const usedDatabaseCores = databaseCores();
   // The relay announces after the answers: the last events get a moment to reach the console.
   const waitUntil = performance.now() + 2_000;
-  while ([...watchedSends.keys()].some((id) => !board.console.arrivedAt.has(id)) && performance.now() < waitUntil)
+  while ([...watchedSends.keys()].some((id) => !board.socket.arrivedAt.has(id)) && performance.now() < waitUntil)
     await new Promise((resolve) => setTimeout(resolve, 20));
   const toConsole = [...watchedSends]
-    .filter(([id]) => board.console.arrivedAt.has(id))
-    .map(([id, scheduled]) => board.console.arrivedAt.get(id)! - scheduled)
+    .filter(([id]) => board.socket.arrivedAt.has(id))
+    .map(([id, scheduled]) => board.socket.arrivedAt.get(id)! - scheduled)
     .sort((a, b) => a - b);
   clearInterval(rssTimer);
   rss = Math.max(rss, server.largestRssMb());
@@ -274,7 +274,7 @@ async function runSetup(
       runs.push(these);
       console.info(`  … ${setup}: ${rate === null ? 'closed loop' : `${rate}/s offered`} ×${RUNS} done`);
     }
-    board.console.close();
+    board.socket.close();
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     const counter = databaseUrl ? await postgresCounter(databaseUrl) : sqliteCounter(server.dataDir);
     const ids = runs.flat().flatMap((r) => r.eventIds);

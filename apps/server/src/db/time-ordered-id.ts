@@ -7,9 +7,9 @@
  * WAL and its full-page images after a checkpoint). Ids in time order land on the index's last page,
  * one page for every write of the commit. Decision 0046.
  *
- * Built on `randomUUID` rather than the `uuid` package's v7: its 122 random bits are drawn from a cached
- * pool (~0.1 µs an id here, where `uuid` v7 took 3.4 µs), and its version-4 layout already carries the
- * RFC's variant bits, so only the time and the version digit change.
+ * Built on `randomUUID` rather than the `uuid` package's v7: `randomUUID` draws from a cached pool of
+ * random bytes (0.08 µs an id here; this function 0.6 µs, where `uuid`'s v7 took 3.4 µs), and its
+ * version-4 layout already carries the RFC's variant bits, so only the time and the version digit change.
  */
 import { randomUUID } from 'node:crypto';
 
