@@ -29,6 +29,7 @@ import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { WebSocket } from 'ws';
 import { authorizationHeader, ServerFrame } from '@inbound/contract';
+import { signInAs } from './lib/console';
 import { verdict } from './lib/format';
 import { freePort, startServer, type BenchServer } from './lib/server';
 
@@ -110,16 +111,6 @@ export function makeMedia(): MediaFiles {
   flat('1920x1080', VIDEO_SECONDS, files.hostile);
   flat('1928x1088', 2, files.overCap);
   return files;
-}
-
-async function signIn(url: string, username: string, client: 'ems' | 'hospital'): Promise<string> {
-  const res = await fetch(`${url}/v4/auth/signin`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username, password: `demo-${username}`, twiageClient: client, platform: 'web' }),
-  });
-  if (!res.ok) throw new Error(`sign-in ${username}: ${res.status}`);
-  return ((await res.json()) as { authorizationToken: { token: string } }).authorizationToken.token;
 }
 
 async function call(url: string, token: string, method: string, route: string, body?: unknown) {
@@ -361,9 +352,9 @@ export async function runConversionFairness(): Promise<ConversionFairness> {
   const server = await startServer(await freePort());
   try {
     const tokens = {
-      medic1: await signIn(server.url, 'medic1', 'ems'),
-      medic3: await signIn(server.url, 'medic3', 'ems'),
-      ed1: await signIn(server.url, 'ed1', 'hospital'),
+      medic1: await signInAs(server.url, 'medic1', 'ems'),
+      medic3: await signInAs(server.url, 'medic3', 'ems'),
+      ed1: await signInAs(server.url, 'ed1', 'hospital'),
     };
     const alone = await overCapAlone(server, media, tokens);
     console.info(`  over the caps, alone on an idle queue: ${describeVideo(alone)}`);
