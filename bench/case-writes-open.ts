@@ -7,7 +7,8 @@
  *
  * The console: BENCH_CONSOLE_CASES (20) of the crews' cases are headed to Riverside Regional, and ed1's
  * console holds `hospital:{Riverside}` as the board does; each of their events is timed from its scheduled
- * send to the `case.updated` that carries it on that socket (issue 11: p99 ≤ 25 ms while writing 1,000/s).
+ * send to the `case.updated` that carries it on that socket (issue 11: p99 ≤ 25 ms while writing 1,000/s),
+ * and from its answer to that socket ("after answer": what the outbox relay adds to the write's own time).
  *
  * Setups (BENCH_SETUPS): `sqlite`, `postgres-1` (one process), `postgres-2` (WORKERS=2 + Redis). Latency
  * is measured from each write's scheduled time, so a server that falls behind is charged for the
@@ -67,6 +68,9 @@ interface RunFigures {
   /** The console cases' events: scheduled send → on the console's socket (ms); how many never came. */
   consoleP50Ms: number;
   consoleP99Ms: number;
+  /** The same events from the write's answer to the console's socket: what the relay adds (ms). */
+  relayP50Ms: number;
+  relayP99Ms: number;
   consoleMissing: number;
 }
 
@@ -141,8 +145,8 @@ async function openLoop(
 ): Promise<RunFigures> {
   const latencies: number[] = [];
   const eventIds: string[] = [];
-  /** The console cases' acknowledged events and when each was scheduled. */
-  const watchedSends = new Map<string, number>();
+  /** The console cases' acknowledged events: when each was scheduled and when its answer came. */
+  const watchedSends = new Map<string, { scheduled: number; answered: number }>();
   let errors = 0;
   let n = 0;
   const cores = coresUsed(server.cpuSeconds);
@@ -155,10 +159,11 @@ async function openLoop(
   const send = (scheduled: number, crew: CrewCase) => {
     const done = write(server.url, crew, n++).then(
       (id) => {
-        latencies.push(performance.now() - scheduled);
+        const answered = performance.now();
+        latencies.push(answered - scheduled);
         if (id) eventIds.push(id);
         else errors++;
-        if (id && board.watched.has(crew.id)) watchedSends.set(id, scheduled);
+        if (id && board.watched.has(crew.id)) watchedSends.set(id, { scheduled, answered });
       },
       () => {
         errors++;
@@ -196,10 +201,12 @@ async function openLoop(
   const waitUntil = performance.now() + 2_000;
   while ([...watchedSends.keys()].some((id) => !board.socket.arrivedAt.has(id)) && performance.now() < waitUntil)
     await new Promise((resolve) => setTimeout(resolve, 20));
-  const toConsole = [...watchedSends]
-    .filter(([id]) => board.socket.arrivedAt.has(id))
-    .map(([id, scheduled]) => board.socket.arrivedAt.get(id)! - scheduled)
-    .sort((a, b) => a - b);
+  const arrived = [...watchedSends].flatMap(([id, times]) => {
+    const at = board.socket.arrivedAt.get(id);
+    return at === undefined ? [] : [{ ...times, at }];
+  });
+  const toConsole = arrived.map(({ scheduled, at }) => at - scheduled).sort((a, b) => a - b);
+  const afterAnswer = arrived.map(({ answered, at }) => at - answered).sort((a, b) => a - b);
   clearInterval(rssTimer);
   rss = Math.max(rss, server.largestRssMb());
   latencies.sort((a, b) => a - b);
@@ -217,6 +224,8 @@ async function openLoop(
     eventIds,
     consoleP50Ms: percentile(toConsole, 0.5),
     consoleP99Ms: percentile(toConsole, 0.99),
+    relayP50Ms: percentile(afterAnswer, 0.5),
+    relayP99Ms: percentile(afterAnswer, 0.99),
     consoleMissing: watchedSends.size - toConsole.length,
   };
 }
@@ -300,7 +309,7 @@ function print(result: Awaited<ReturnType<typeof runSetup>>): void {
     `\n== case writes, ${result.setup}, ${CREWS} crews on their own cases, ${DURATION_S} s per run, median of ${RUNS}`,
   );
   console.info(
-    `  ${pad('offered', 12)} ${padStart('events/s', 9)} ${padStart('p50', 8)} ${padStart('p99', 8)} ${padStart('max', 8)} ${padStart('errors', 7)} ${padStart('CPU/event', 10)} ${padStart('PG CPU', 8)} ${padStart('RSS', 7)} ${padStart('load', 6)} ${padStart('console p50/p99', 16)}  target`,
+    `  ${pad('offered', 12)} ${padStart('events/s', 9)} ${padStart('p50', 8)} ${padStart('p99', 8)} ${padStart('max', 8)} ${padStart('errors', 7)} ${padStart('CPU/event', 10)} ${padStart('PG CPU', 8)} ${padStart('RSS', 7)} ${padStart('load', 6)} ${padStart('console p50/p99', 16)} ${padStart('after answer', 13)}  target`,
   );
   for (const row of result.rows) {
     const goal =
@@ -317,7 +326,7 @@ function print(result: Awaited<ReturnType<typeof runSetup>>): void {
       `  ${pad(row.offered === null ? 'closed loop' : `${row.offered}/s`, 12)} ${padStart(row.eventsPerSecond.toFixed(0), 9)} ` +
         `${padStart(`${row.p50Ms.toFixed(1)} ms`, 8)} ${padStart(`${row.p99Ms.toFixed(0)} ms`, 8)} ${padStart(`${row.maxMs.toFixed(0)} ms`, 8)} ` +
         `${padStart(String(row.errors), 7)} ${padStart(`${row.cpuUsPerEvent.toFixed(0)} µs`, 10)} ${padStart(row.databaseUsPerEvent === null ? '—' : `${row.databaseUsPerEvent.toFixed(0)} µs`, 8)} ${padStart(`${row.rssMb.toFixed(0)} MB`, 7)} ${padStart(row.load1.toFixed(1), 6)} ` +
-        `${padStart(`${row.consoleP50Ms.toFixed(0)}/${row.consoleP99Ms.toFixed(0)} ms${row.consoleMissing ? ` (${row.consoleMissing} missing)` : ''}`, 16)}  ${goal}${consoleGoal}`,
+        `${padStart(`${row.consoleP50Ms.toFixed(0)}/${row.consoleP99Ms.toFixed(0)} ms${row.consoleMissing ? ` (${row.consoleMissing} missing)` : ''}`, 16)} ${padStart(`${row.relayP50Ms.toFixed(0)}/${row.relayP99Ms.toFixed(0)} ms`, 13)}  ${goal}${consoleGoal}`,
     );
   }
   console.info(

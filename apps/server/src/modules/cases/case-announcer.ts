@@ -58,7 +58,8 @@ export interface CaseAnnouncer {
 
 interface BatchLookups {
   hospitalOnPlatform(hospitalId: string): Promise<boolean>;
-  card(caseId: string): Promise<BoardCase>;
+  /** The case's card for its destination's board; null when that hospital is not on the platform. */
+  cardOnPlatform(hospitalId: string, caseId: string): Promise<BoardCase | null>;
 }
 
 export function createCaseAnnouncer(deps: CaseAnnouncerDeps): CaseAnnouncer {
@@ -68,35 +69,43 @@ export function createCaseAnnouncer(deps: CaseAnnouncerDeps): CaseAnnouncer {
     // A change of who may read the case: its subscribers are checked again before the message goes out.
     if (event.type === 'hospital' || (event.type === 'transfer' && event.payload.action !== 'receiverAdmitted'))
       await publisher.reauthorize(channelName('case', caseId));
-    const upload = isMediaCaseEvent(event) ? await deps.upload(event.payload.uploadId) : null;
-    await publishMessage(
-      publisher,
-      'case',
-      caseId,
-      { type: CASE_CHANNEL_EVENTS.caseUpdated, data: { caseId, event, ...(upload ? { upload } : {}) } },
-      event.id,
-    );
     const destination = row.destination_hospital_id;
-    if (destination && (await lookups.hospitalOnPlatform(destination))) {
-      const card = await lookups.card(caseId);
-      await publishMessage(
-        publisher,
-        'hospital',
-        destination,
-        { type: HOSPITAL_CHANNEL_EVENTS.caseUpdated, data: { caseId, event, card } },
-        event.id,
-      );
-    }
     const previous = event.type === 'hospital' ? event.payload.previous : null;
-    if (previous && previous !== destination && (await lookups.hospitalOnPlatform(previous))) {
-      await publishMessage(
+    // What the messages need is looked up first; then the event's messages are published together, so
+    // they share one of the channel log's transactions (issue 11: one after another, each waited for a
+    // commit of its own — on SQLite in the writer's queue behind the crews' writes).
+    const [upload, card, toPrevious] = await Promise.all([
+      isMediaCaseEvent(event) ? deps.upload(event.payload.uploadId) : null,
+      destination ? lookups.cardOnPlatform(destination, caseId) : null,
+      previous !== null && previous !== destination ? lookups.hospitalOnPlatform(previous) : false,
+    ]);
+    await Promise.all([
+      publishMessage(
         publisher,
-        'hospital',
-        previous,
-        { type: HOSPITAL_CHANNEL_EVENTS.caseUpdated, data: { caseId, event, card: null } },
+        'case',
+        caseId,
+        { type: CASE_CHANNEL_EVENTS.caseUpdated, data: { caseId, event, ...(upload ? { upload } : {}) } },
         event.id,
-      );
-    }
+      ),
+      destination &&
+        card &&
+        publishMessage(
+          publisher,
+          'hospital',
+          destination,
+          { type: HOSPITAL_CHANNEL_EVENTS.caseUpdated, data: { caseId, event, card } },
+          event.id,
+        ),
+      previous &&
+        toPrevious &&
+        publishMessage(
+          publisher,
+          'hospital',
+          previous,
+          { type: HOSPITAL_CHANNEL_EVENTS.caseUpdated, data: { caseId, event, card: null } },
+          event.id,
+        ),
+    ]);
   }
 
   /** Whether the message moves the board's unread count: a crew message stored, or read by the hospital. */
@@ -116,19 +125,25 @@ export function createCaseAnnouncer(deps: CaseAnnouncerDeps): CaseAnnouncer {
     row: CaseRow | undefined,
     lookups: BatchLookups,
   ): Promise<void> {
-    await publishMessage(publisher, 'case', caseId, message, dedupeKey);
     const destination = row?.destination_hospital_id;
-    if (!destination || !(await changesUnreadChat(caseId, message))) return;
-    if (!(await lookups.hospitalOnPlatform(destination))) return;
-    const card = await lookups.card(caseId);
-    // The message's own key: keys are unique per channel, so it never meets the case channel's copy.
-    await publishMessage(
-      publisher,
-      'hospital',
-      destination,
-      { type: HOSPITAL_CHANNEL_EVENTS.caseCard, data: { caseId, card } },
-      dedupeKey,
-    );
+    const card =
+      destination && (await changesUnreadChat(caseId, message))
+        ? await lookups.cardOnPlatform(destination, caseId)
+        : null;
+    // Together, as an event's messages are: one of the channel log's transactions for both.
+    await Promise.all([
+      publishMessage(publisher, 'case', caseId, message, dedupeKey),
+      // The message's own key: keys are unique per channel, so it never meets the case channel's copy.
+      destination &&
+        card &&
+        publishMessage(
+          publisher,
+          'hospital',
+          destination,
+          { type: HOSPITAL_CHANNEL_EVENTS.caseCard, data: { caseId, card } },
+          dedupeKey,
+        ),
+    ]);
   }
 
   function batch(rows: readonly CaseRow[]): CaseBatchAnnouncer {
@@ -144,7 +159,8 @@ export function createCaseAnnouncer(deps: CaseAnnouncerDeps): CaseAnnouncer {
         }
         return answer;
       },
-      async card(caseId) {
+      async cardOnPlatform(hospitalId, caseId) {
+        if (!(await lookups.hospitalOnPlatform(hospitalId))) return null;
         // Every case of the batch that has a destination gets its card in the one call.
         cards ??= deps
           .boardCards(rows.filter((row) => row.destination_hospital_id !== null))

@@ -1,8 +1,11 @@
 /**
  * The relay's two streams are independent: a case event that cannot be announced (its board card fails
  * to build) stays in the outbox to be tried again, and the chat messages queued beside it still go out.
+ * The next batch does not wait for the last one's rows to be deleted, and announces none of them again.
  */
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DB } from '../../db/schema.js';
 import { IDS } from '../../seed/demo-data.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { postCrewChat, RIVERSIDE_TRUCK, setDestination, startCase } from '../../test/crew-api.js';
@@ -17,8 +20,72 @@ async function until(done: () => Promise<boolean> | boolean, timeoutMs = 10_000)
   }
 }
 
+type Execute = () => Promise<unknown>;
+
+/**
+ * `db` with the outbox's deletes and reads wrapped: `aroundDelete` and `aroundRead` (with the table read)
+ * are given each statement's `execute` and answer its result (every other statement runs as it is).
+ */
+function wrapped(
+  db: Kysely<DB>,
+  around: {
+    aroundDelete?: (run: Execute) => Promise<unknown>;
+    aroundRead?: (run: Execute, table: unknown) => Promise<unknown>;
+  },
+): Kysely<DB> {
+  const wrap = <T extends object>(builder: T, aroundExecute: (run: Execute) => Promise<unknown>): T =>
+    new Proxy(builder, {
+      get(target, property) {
+        const value: unknown = Reflect.get(target, property);
+        if (typeof value !== 'function') return value;
+        const call = (...args: unknown[]): unknown => (value as (...a: unknown[]) => unknown).apply(target, args);
+        if (property === 'execute') return () => aroundExecute(() => call() as Promise<unknown>);
+        return (...args: unknown[]) => {
+          const result = call(...args);
+          return typeof result === 'object' && result !== null ? wrap(result, aroundExecute) : result;
+        };
+      },
+    });
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === 'deleteFrom' && around.aroundDelete)
+        return (...args: Parameters<Kysely<DB>['deleteFrom']>) =>
+          wrap(target.deleteFrom(...args), around.aroundDelete!);
+      if (property === 'selectFrom' && around.aroundRead)
+        return (...args: Parameters<Kysely<DB>['selectFrom']>) =>
+          wrap(target.selectFrom(...args), (run) => around.aroundRead!(run, args[0]));
+      const value: unknown = Reflect.get(target, property);
+      // Kysely's classes keep private fields: their methods run on the real object.
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/** A promise and the function that settles it. */
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+/** An announcer that records the sequence numbers of the given case's events. */
+function recording(caseId: () => string, announced: number[]): CaseAnnouncer {
+  return {
+    batch: () => ({
+      event: async (event) => {
+        if (event.caseId === caseId()) announced.push(event.seq);
+      },
+      message: async () => {},
+    }),
+  };
+}
+
 describe('the case outbox relay', () => {
   let t: TestApp;
+  const outboxSeqs = async (caseId: string) =>
+    (await t.database.db.selectFrom('case_outbox').select('seq').where('case_id', '=', caseId).execute()).map((row) =>
+      Number(row.seq),
+    );
   let outbox: CaseOutbox | null = null;
 
   beforeAll(async () => {
@@ -28,6 +95,77 @@ describe('the case outbox relay', () => {
   afterAll(async () => {
     await outbox?.close();
     await t.close();
+  });
+
+  it("announces the next batch before the last one's rows are deleted, and none of those again", async () => {
+    const medic1 = await t.signIn('medic1');
+    const { id } = await startCase(t, medic1, IDS.agencies.riverside, RIVERSIDE_TRUCK);
+    const announced: number[] = [];
+    const deletes = gate();
+    const relay = createCaseOutbox({
+      db: wrapped(t.database.db, { aroundDelete: async (run) => (await deletes.opened, run()) }),
+      announce: recording(() => id, announced),
+      logError: (error) => {
+        throw error;
+      },
+    });
+    try {
+      relay.wake();
+      await until(() => announced.length === 1);
+      // The case's next event, while the first one's row is still waiting to be deleted.
+      await setDestination(t, medic1, id, IDS.hospitals.riversideRegional);
+      relay.wake();
+      await until(() => announced.length === 2);
+      expect((await outboxSeqs(id)).sort()).toEqual([1, 2]);
+
+      deletes.open();
+      await relay.drained();
+      expect(announced).toEqual([1, 2]);
+      expect(await outboxSeqs(id)).toEqual([]);
+    } finally {
+      deletes.open();
+      await relay.close();
+    }
+  });
+
+  it('announces nothing twice when a delete commits while the next batch reads', async () => {
+    const medic1 = await t.signIn('medic1');
+    const { id } = await startCase(t, medic1, IDS.agencies.riverside, RIVERSIDE_TRUCK);
+    const announced: number[] = [];
+    const deletes = gate();
+    let armed = false;
+    const relay = createCaseOutbox({
+      db: wrapped(t.database.db, {
+        aroundDelete: async (run) => (await deletes.opened, run()),
+        // The armed read of the events answers only after the held delete committed and was told so.
+        aroundRead: async (run, table) => {
+          const rows = await run();
+          if (armed && table === 'case_outbox') {
+            armed = false;
+            deletes.open();
+            await until(async () => (await outboxSeqs(id)).length === 0);
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+          return rows;
+        },
+      }),
+      announce: recording(() => id, announced),
+      logError: (error) => {
+        throw error;
+      },
+    });
+    try {
+      relay.wake();
+      await until(() => announced.length === 1);
+      armed = true;
+      relay.wake();
+      await until(() => !armed);
+      await relay.drained();
+      expect(announced).toEqual([1]);
+    } finally {
+      deletes.open();
+      await relay.close();
+    }
   });
 
   it("sends the chat messages while a case's event cannot be announced, and keeps that event to try again", async () => {

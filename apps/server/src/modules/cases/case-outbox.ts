@@ -52,6 +52,37 @@ export function createCaseOutbox({ db, announce, logError, relay = true }: CaseO
   let running: Promise<void> | null = null;
   let again = false;
   let closed = false;
+  // Rows announced whose delete has not committed yet. The next batch reads past them instead of waiting
+  // for that commit (issue 11: on SQLite it waited in the writer's queue behind the crews' writes, once
+  // per batch). A delete that fails lets its rows go: they are announced again, harmlessly.
+  const removing = { case_outbox: new Set<string>(), case_outbox_messages: new Set<string>() };
+  const removals = new Set<Promise<void>>();
+
+  function remove(table: keyof typeof removing, ids: readonly string[]): void {
+    if (ids.length === 0) return;
+    const pending = removing[table];
+    for (const id of ids) pending.add(id);
+    const deleted =
+      table === 'case_outbox'
+        ? db.deleteFrom('case_outbox').where('event_id', 'in', ids)
+        : db.deleteFrom('case_outbox_messages').where('id', 'in', ids);
+    const done: Promise<void> = deleted
+      .execute()
+      .then(
+        () => undefined,
+        (error: unknown) => logError(error, 'announced case events not removed from the outbox'),
+      )
+      .finally(() => {
+        for (const id of ids) pending.delete(id);
+        removals.delete(done);
+      });
+    removals.add(done);
+  }
+
+  /** Waits for the deletes under way (and any they were started beside). */
+  async function removed(): Promise<void> {
+    while (removals.size > 0) await Promise.all(removals);
+  }
 
   /** Whether this process holds the lease; renewed when half of it has run out. */
   async function holdLease(): Promise<boolean> {
@@ -92,15 +123,19 @@ export function createCaseOutbox({ db, announce, logError, relay = true }: CaseO
   }
 
   async function relayEvents(): Promise<boolean> {
-    const rows = await db
+    // A copy taken before the read: a delete that commits during it leaves the live set, not the rows read.
+    const skip = new Set(removing.case_outbox);
+    const limit = BATCH + skip.size;
+    const read = await db
       .selectFrom('case_outbox')
       .innerJoin('case_events', 'case_events.id', 'case_outbox.event_id')
       .selectAll('case_events')
       .orderBy('case_outbox.created_at')
       .orderBy('case_outbox.case_id')
       .orderBy('case_outbox.seq')
-      .limit(BATCH)
+      .limit(limit)
       .execute();
+    const rows = read.filter((row) => !skip.has(row.id));
     // Cases are announced concurrently, each case's events one after another in their order (issue 11:
     // one case at a time left each message's commit to wait alone; together they share one).
     const byCase = new Map<string, typeof rows>();
@@ -132,20 +167,23 @@ export function createCaseOutbox({ db, announce, logError, relay = true }: CaseO
     // One write for the batch (issue 11: a delete per event was a commit per event). What was announced
     // before a failure goes too; a row left behind (the failed case's from there on) is announced again,
     // harmlessly — the dedupe key — and in its case's order, since it is older than the case's later rows.
-    if (announced.length > 0) await db.deleteFrom('case_outbox').where('event_id', 'in', announced).execute();
+    remove('case_outbox', announced);
     const failed = outcomes.find((outcome) => outcome.status === 'rejected');
     if (failed) throw failed.reason;
-    return rows.length === BATCH;
+    return read.length === limit;
   }
 
   async function relayMessages(): Promise<boolean> {
-    const messages = await db
+    const skip = new Set(removing.case_outbox_messages);
+    const limit = BATCH + skip.size;
+    const read = await db
       .selectFrom('case_outbox_messages')
       .selectAll()
       .orderBy('created_at')
       .orderBy('id')
-      .limit(BATCH)
+      .limit(limit)
       .execute();
+    const messages = read.filter((row) => !skip.has(row.id));
     // Their cases read once too, after every message of the batch committed: a card sent with one shows
     // the unread count at or after it.
     const announceMessages = announce.batch(await readCases([...new Set(messages.map((row) => row.case_id))]));
@@ -159,9 +197,9 @@ export function createCaseOutbox({ db, announce, logError, relay = true }: CaseO
         sent.push(row.id);
       }
     } finally {
-      if (sent.length > 0) await db.deleteFrom('case_outbox_messages').where('id', 'in', sent).execute();
+      remove('case_outbox_messages', sent);
     }
-    return messages.length === BATCH;
+    return read.length === limit;
   }
 
   async function run(): Promise<void> {
@@ -196,6 +234,7 @@ export function createCaseOutbox({ db, announce, logError, relay = true }: CaseO
     async drained() {
       wake();
       while (running) await running;
+      await removed();
     },
     async backlog() {
       const counts = await Promise.all(
@@ -217,6 +256,7 @@ export function createCaseOutbox({ db, announce, logError, relay = true }: CaseO
       closed = true;
       if (poll) clearInterval(poll);
       await running;
+      await removed();
       if (leaseUntil > 0) {
         // Handed back at once, so another process need not wait for it to run out.
         await db
