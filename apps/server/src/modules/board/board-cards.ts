@@ -43,7 +43,7 @@ export function createBoardCards({ repo, complaints }: BoardCardsDeps) {
       Promise.all(setIds.map(async (id) => [id, await complaints.setById(id)] as const)),
     ]);
     const setById = new Map(sets);
-    // Each set's tag names once per call, not once per card (a relay batch builds up to 100 cards).
+    // Each set's tag names once per call, not once per card (a relay batch builds up to 500 cards).
     const tagNamesBySet = new Map(sets.map(([id, set]) => [id, tagsOf(set)]));
     const agencyById = new Map(agencyRows.map((a) => [a.id, a]));
     const truckById = new Map(truckRows.map((t) => [t.id, t]));
