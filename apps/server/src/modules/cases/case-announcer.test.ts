@@ -1,6 +1,7 @@
 /**
  * An event's messages (its case channel's and its destination board's) are published together, so the
  * channel log stores them in one transaction: one commit for the event, where one after another made two.
+ * A board card that cannot be built holds back only the board's message.
  */
 import { describe, expect, it } from 'vitest';
 import type { BoardCase, RecordedCaseEvent } from '@inbound/contract';
@@ -78,6 +79,25 @@ describe('the case announcer', () => {
     expect(asked).toEqual([`case:${CASE_ID}`, `hospital:${HOSPITAL_ID}`]);
     finishAll();
     await announced;
+  });
+
+  it("still sends the event on the case's channel when its board card cannot be built, then fails", async () => {
+    const { publisher, asked, finishAll } = heldPublisher();
+    const announcer = createCaseAnnouncer({
+      publisher,
+      hospitalOnPlatform: () => Promise.resolve(true),
+      boardCards: () => Promise.reject(new Error('no board card')),
+      upload: () => Promise.resolve(null),
+      sentByCrew: () => Promise.resolve(true),
+    });
+    const row = { id: CASE_ID, destination_hospital_id: HOSPITAL_ID } as CaseRow;
+
+    const announced = announcer.batch([row]).event(event);
+    await until(() => asked.length === 1);
+    expect(asked).toEqual([`case:${CASE_ID}`]);
+    finishAll();
+    // Failed: the relay keeps the event in the outbox, and the board gets it when the card can be built.
+    await expect(announced).rejects.toThrow('no board card');
   });
 
   it("publishes a crew chat message and its case's card together", async () => {

@@ -74,11 +74,19 @@ export function createCaseAnnouncer(deps: CaseAnnouncerDeps): CaseAnnouncer {
     // What the messages need is looked up first; then the event's messages are published together, so
     // they share one of the channel log's transactions (issue 11: one after another, each waited for a
     // commit of its own — on SQLite in the writer's queue behind the crews' writes).
-    const [upload, card, toPrevious] = await Promise.all([
+    // A card that cannot be built holds back only the board's message: the case's own channel still gets
+    // the event, and the failure leaves it in the outbox to be tried again (the case's message deduped).
+    const [upload, cardLookup, toPrevious] = await Promise.all([
       isMediaCaseEvent(event) ? deps.upload(event.payload.uploadId) : null,
-      destination ? lookups.cardOnPlatform(destination, caseId) : null,
+      destination
+        ? lookups.cardOnPlatform(destination, caseId).then(
+            (card) => ({ card, failed: false as const }),
+            (error: unknown) => ({ card: null, failed: true as const, error }),
+          )
+        : { card: null, failed: false as const },
       previous !== null && previous !== destination ? lookups.hospitalOnPlatform(previous) : false,
     ]);
+    const { card } = cardLookup;
     await Promise.all([
       publishMessage(
         publisher,
@@ -106,6 +114,7 @@ export function createCaseAnnouncer(deps: CaseAnnouncerDeps): CaseAnnouncer {
           event.id,
         ),
     ]);
+    if (cardLookup.failed) throw cardLookup.error;
   }
 
   /** Whether the message moves the board's unread count: a crew message stored, or read by the hospital. */
