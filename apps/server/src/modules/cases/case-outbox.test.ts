@@ -68,16 +68,28 @@ function gate(): { opened: Promise<void>; open: () => void } {
   return { opened, open };
 }
 
-/** An announcer that records the sequence numbers of the given case's events. */
-function recording(caseId: () => string, announced: number[]): CaseAnnouncer {
-  return {
+/**
+ * A relay over `db` whose announcer records the sequence numbers of one case's events announced; any
+ * error it would log fails the test.
+ */
+function recordingRelay(db: Kysely<DB>, caseId: string): { relay: CaseOutbox; announced: number[] } {
+  const announced: number[] = [];
+  const announce: CaseAnnouncer = {
     batch: () => ({
       event: async (event) => {
-        if (event.caseId === caseId()) announced.push(event.seq);
+        if (event.caseId === caseId) announced.push(event.seq);
       },
       message: async () => {},
     }),
   };
+  const relay = createCaseOutbox({
+    db,
+    announce,
+    logError: (error) => {
+      throw error;
+    },
+  });
+  return { relay, announced };
 }
 
 describe('the case outbox relay', () => {
@@ -100,15 +112,11 @@ describe('the case outbox relay', () => {
   it("announces the next batch before the last one's rows are deleted, and none of those again", async () => {
     const medic1 = await t.signIn('medic1');
     const { id } = await startCase(t, medic1, IDS.agencies.riverside, RIVERSIDE_TRUCK);
-    const announced: number[] = [];
     const deletes = gate();
-    const relay = createCaseOutbox({
-      db: wrapped(t.database.db, { aroundDelete: async (run) => (await deletes.opened, run()) }),
-      announce: recording(() => id, announced),
-      logError: (error) => {
-        throw error;
-      },
-    });
+    const { relay, announced } = recordingRelay(
+      wrapped(t.database.db, { aroundDelete: async (run) => (await deletes.opened, run()) }),
+      id,
+    );
     try {
       relay.wake();
       await until(() => announced.length === 1);
@@ -131,11 +139,10 @@ describe('the case outbox relay', () => {
   it('announces nothing twice when a delete commits while the next batch reads', async () => {
     const medic1 = await t.signIn('medic1');
     const { id } = await startCase(t, medic1, IDS.agencies.riverside, RIVERSIDE_TRUCK);
-    const announced: number[] = [];
     const deletes = gate();
     let armed = false;
-    const relay = createCaseOutbox({
-      db: wrapped(t.database.db, {
+    const { relay, announced } = recordingRelay(
+      wrapped(t.database.db, {
         aroundDelete: async (run) => (await deletes.opened, run()),
         // The armed read of the events answers only after the held delete committed and was told so.
         aroundRead: async (run, table) => {
@@ -149,11 +156,8 @@ describe('the case outbox relay', () => {
           return rows;
         },
       }),
-      announce: recording(() => id, announced),
-      logError: (error) => {
-        throw error;
-      },
-    });
+      id,
+    );
     try {
       relay.wake();
       await until(() => announced.length === 1);
