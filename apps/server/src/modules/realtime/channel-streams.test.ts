@@ -105,4 +105,27 @@ describe('channel streams', () => {
     expect(streams.subscribersOf(CHANNEL)).toEqual([kept.subscriber, other.subscriber]);
     expect(streams.subscribersOf('user:nobody')).toEqual([]);
   });
+
+  it('sends nothing, not even `subscribed`, to a subscriber that ended while its subscription was read', async () => {
+    const { source } = fakeSource(3);
+    let headRead: () => void = () => {};
+    const slowHead: StreamSource = {
+      ...source,
+      head: (channel) => new Promise((resolve) => (headRead = () => resolve(source.head(channel)))),
+    };
+    const streams = createChannelStreams(slowHead);
+    const [live, caughtUp] = [recorder(), recorder()];
+    const subscribing = [
+      streams.subscribe(live.subscriber, CHANNEL, undefined),
+      streams.subscribe(caughtUp.subscriber, CHANNEL, 1),
+    ];
+    await new Promise((resolve) => setImmediate(resolve));
+    streams.unsubscribe(live.subscriber, CHANNEL);
+    streams.unsubscribe(caughtUp.subscriber, CHANNEL);
+    headRead();
+    await Promise.all(subscribing);
+    streams.deliver(message(4));
+    expect(live.frames).toEqual([]);
+    expect(caughtUp.frames).toEqual([]);
+  });
 });

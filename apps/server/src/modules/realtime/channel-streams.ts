@@ -178,14 +178,18 @@ export function createChannelStreams(source: StreamSource) {
       const stream = open(channel);
       const state: SubscriberState = { lastSent: Number.MAX_SAFE_INTEGER, buffer: [], held: null, holds: 0 };
       stream.subscribers.set(subscriber, state);
+      // Unsubscribed while a read was awaited (by the client, a refused re-check, the socket's close):
+      // nothing more goes to it, not even `subscribed`, which would tell the client the channel is live.
+      const ended = () => stream.subscribers.get(subscriber) !== state;
       try {
         await stream.ready;
+        if (ended()) return state.lastSent;
         state.lastSent = lastSeq ?? stream.head ?? 0;
         if (lastSeq !== undefined) {
           let after = lastSeq;
           for (;;) {
             const page = await source.after(channel, after);
-            if (stream.subscribers.get(subscriber) !== state) return state.lastSent;
+            if (ended()) return state.lastSent;
             for (const message of page) pass(subscriber, state, message, messageFrame(message));
             if (page.length === 0) break;
             after = page[page.length - 1]!.seq;
