@@ -16,6 +16,7 @@ export interface ScreenViolation {
 export async function axeViolations(page: Page, screen: string): Promise<ScreenViolation[]> {
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .options({ resultTypes: ['violations'] })
     .analyze();
   return results.violations.map((violation) => ({
     screen,
