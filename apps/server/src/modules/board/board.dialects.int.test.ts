@@ -3,12 +3,15 @@
  * string), the acknowledgement's row lock and event seq, and the audit inserts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CompiledQuery } from 'kysely';
 import { AcknowledgeResponse, BoardCaseDetail, BoardResponse, buildPath, Case, routes } from '@inbound/contract';
 import { IDS } from '../../seed/demo-data.js';
 import { migrateDownTo, migrateToLatest } from '../../db/migrate.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { RIVERSIDE_TRUCK, send, setDestination, signInAll, startCase } from '../../test/crew-api.js';
 import { testDialects } from '../../test/databases.js';
+import { isMediaEvent } from '../../db/media-events.js';
+import { createBoardRepository } from './board.repository.js';
 
 const dialects = await testDialects();
 const RIVERSIDE = IDS.hospitals.riversideRegional;
@@ -107,5 +110,43 @@ describe.each(dialects)('inbound board on %s', (dialect) => {
       ...old,
       hospitalName: 'Riverside Regional Medical Center',
     });
+  });
+
+  it("counts a card's media events through the partial index that holds only them", async () => {
+    const { id } = await startCase(t, medic1, IDS.agencies.riverside, RIVERSIDE_TRUCK);
+    const { db } = t.database;
+    const event = (seq: number, type: string) => ({
+      id: `${id}-${seq}`,
+      case_id: id,
+      seq,
+      type,
+      actor_user_id: IDS.users.medic1,
+      created_at: '2026-11-29T10:00:00.000Z',
+      client_created_at: null,
+      payload: '{}',
+    });
+    await db
+      .insertInto('case_events')
+      .values([event(100, 'photo'), event(101, 'ekg'), event(102, 'photo'), event(103, 'callrecording')])
+      .execute();
+    const counts = await createBoardRepository(db).mediaCounts([id]);
+    expect(Object.fromEntries(counts.get(id) ?? [])).toEqual({ photo: 2, ekg: 1 });
+
+    // The condition the queries write must be one the planner can match to the index's (literals, the
+    // same list): PostgreSQL is kept off the table scan it would pick for so few rows.
+    const query = db
+      .selectFrom('case_events')
+      .select(['case_id', 'type', (eb) => eb.fn.countAll().as('n')])
+      .where('case_id', 'in', [id])
+      .where(isMediaEvent)
+      .groupBy(['case_id', 'type'])
+      .compile();
+    const plan = await db.transaction().execute(async (trx) => {
+      if (dialect === 'postgres') await trx.executeQuery(CompiledQuery.raw('set local enable_seqscan = off'));
+      const explain = dialect === 'postgres' ? 'explain ' : 'explain query plan ';
+      const { rows } = await trx.executeQuery(CompiledQuery.raw(explain + query.sql, [...query.parameters]));
+      return JSON.stringify(rows);
+    });
+    expect(plan).toContain('case_events_media_idx');
   });
 });

@@ -7,8 +7,7 @@
 import type { Kysely } from 'kysely';
 import type { CaseRow, CaseReadAuditTable, DB } from '../../db/schema.js';
 import { appendReads, type Unchained } from '../audit/audit-chain.js';
-
-const MEDIA_EVENT_TYPES = ['photo', 'id', 'ekg', 'video', 'voicememo'] as const;
+import { isMediaEvent } from '../../db/media-events.js';
 
 const count = (value: string | number | bigint | null | undefined): number => Number(value ?? 0);
 
@@ -94,7 +93,7 @@ export function createBoardRepository(db: Kysely<DB>) {
         .selectFrom('case_events')
         .select(['case_id', 'type', (eb) => eb.fn.countAll<string | number>().as('n')])
         .where('case_id', 'in', caseIds)
-        .where('type', 'in', MEDIA_EVENT_TYPES)
+        .where(isMediaEvent)
         .groupBy(['case_id', 'type'])
         .execute();
       for (const row of rows) {

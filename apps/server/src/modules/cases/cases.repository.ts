@@ -19,6 +19,7 @@ import { prepareStatement } from '../../db/prepared.js';
 import { eventRow } from './case-event-log.js';
 import { AUDIT_TABLES, GENESIS_HASH, rowHash } from '../audit/audit-chain.js';
 import { securityAuditEntry } from '../audit/security-audit.js';
+import { isMediaEvent } from '../../db/media-events.js';
 
 export type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -210,7 +211,7 @@ export function createCasesRepository(db: Kysely<DB>, transact?: TransactionRunn
         .selectFrom('case_events')
         .select(['type', 'payload'])
         .where('case_id', '=', caseId)
-        .where('type', 'in', ['photo', 'id', 'ekg', 'video', 'voicememo'])
+        .where(isMediaEvent)
         .orderBy('seq')
         .execute();
     },
