@@ -12,7 +12,8 @@
  *   BENCH_WARMUP_WRITES=500 BENCH_WRITES=2000 BENCH_RUNS=1 …  # shorter, for alternating two copies
  *   BENCH_CPU_PROFILE=/tmp/prof …    # a .cpuprofile of the measured runs only (not start-up or warm-up)
  *   BENCH_DESTINATION=1 …            # cases headed to Riverside Regional: each event also goes to its board
- *   BENCH_STATEMENTS=1 …             # SQLite: the statements run per event, by SQL text (one extra run)
+ *   BENCH_STATEMENTS=1 …             # the statements run per event, by SQL text (one extra run); on PostgreSQL
+ *                                    # each sent statement, named (parsed once per connection) or not
  *
  * Prints the median of the runs next to the target (≤ 200 µs per event on SQLite) and the load average.
  */
@@ -116,6 +117,37 @@ async function run(
 }
 
 /**
+ * Counts the statements node-postgres sends by SQL text over one run of its own (not in the figures), and
+ * whether each went as a named statement (parsed and planned once per connection) or unnamed (parsed and
+ * planned by PostgreSQL every time): every one is a round trip and a socket write. Patches pg's
+ * `Client.prototype.query`, this process only. No timings: a statement's wall time here is mostly waiting.
+ */
+async function countPostgresStatements(): Promise<void> {
+  const pg = (await import('pg')).default;
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = proto.query;
+  const stats = new Map<string, number>();
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const config = args[0] as string | { text?: string; name?: string };
+    const text = typeof config === 'string' ? config : (config.text ?? '');
+    const key = `${typeof config === 'object' && config.name ? 'named  ' : 'unnamed'} ${text}`;
+    stats.set(key, (stats.get(key) ?? 0) + 1);
+    return original.apply(this, args);
+  };
+  const writes = 1_000;
+  await run(writes);
+  proto.query = original;
+  const total = [...stats.values()].reduce((sum, n) => sum + n, 0);
+  const unnamed = [...stats].filter(([key]) => key.startsWith('unnamed')).reduce((sum, [, n]) => sum + n, 0);
+  console.info(
+    `statements per event: ${(total / writes).toFixed(2)} (unnamed, parsed each time: ${(unnamed / writes).toFixed(2)})`,
+  );
+  console.info('  per event  statement');
+  for (const [key, n] of [...stats].sort((a, b) => b[1] - a[1]))
+    console.info(`  ${(n / writes).toFixed(2).padStart(9)}  ${key.replace(/\s+/g, ' ').slice(0, 120)}`);
+}
+
+/**
  * Counts better-sqlite3's statement runs by SQL text over one run of its own (not in the figures), with
  * the time each spends in SQLite (a synchronous call: wall time ≈ its CPU unless the machine preempts
  * it) — what a write and its relay cost in statements. Patches the Statement prototype, this process only.
@@ -172,7 +204,7 @@ async function profiled<T>(work: () => Promise<T>): Promise<T> {
 }
 
 await run(WARMUP); // warm-up: JIT, statement caches
-if (COUNT_STATEMENTS) await countStatements();
+if (COUNT_STATEMENTS) await (DIALECT === 'postgres' ? countPostgresStatements() : countStatements());
 const results: Awaited<ReturnType<typeof run>>[] = [];
 await profiled(async () => {
   for (let i = 0; i < RUNS; i++) results.push(await run());
