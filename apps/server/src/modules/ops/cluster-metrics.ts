@@ -18,9 +18,9 @@ type Answer = { type: typeof ANSWER; id: number; text?: string; error?: string }
 
 export const inClusterWorker = (): boolean => cluster.isWorker;
 
-/** In a worker: the registry the primary's collection reads (prom-client's default is its global one). */
-export function shareRegistryWithPrimary(registry: Registry): void {
-  AggregatorRegistry.setRegistries([registry]);
+/** In a worker: the registries the primary's collection reads (prom-client's default is its global one). */
+export function shareRegistryWithPrimary(registries: Registry[]): void {
+  AggregatorRegistry.setRegistries(registries);
   // prom-client answers the primary's requests only once an AggregatorRegistry was made in the worker.
   new AggregatorRegistry();
 }

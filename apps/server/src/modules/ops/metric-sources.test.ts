@@ -2,6 +2,8 @@
  * The figures the metrics read from other modules: conversion jobs (queue length, durations), channel
  * subscriptions by kind, and push outcomes.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { createJobQueue } from '../media/conversion-queue.js';
 import { createChannelStreams } from '../realtime/channel-streams.js';
@@ -80,5 +82,27 @@ describe('metric sources', () => {
     const text = await metrics.scrape();
     for (const outcome of ['sent', 'gone', 'refused', 'error'])
       expect(text).toMatch(new RegExp(`inbound_push_sends_total\\{[^}]*outcome="${outcome}"[^}]*\\} 1`));
+  });
+
+  it("keeps nothing of an app's metrics once the app is dropped: the process's own are collected once", async () => {
+    // A collection of the heap on demand, in this worker only.
+    setFlagsFromString('--expose-gc');
+    const collectGarbage = runInNewContext('gc') as () => void;
+    /** Builds an app's metrics around an owner, scrapes them once, and lets go of both. */
+    async function scrapedOnce(i: number): Promise<WeakRef<object>> {
+      const metrics = createMetrics();
+      const owner = { pending: i };
+      metrics.sources.outboxBacklog = () => Promise.resolve({ pending: owner.pending, oldestSeconds: 0 });
+      const text = await metrics.scrape();
+      expect(text).toContain('inbound_process_cpu_seconds_total');
+      expect(text).toMatch(new RegExp(`inbound_outbox_pending\\{[^}]*\\} ${i}\\n`));
+      return new WeakRef(owner);
+    }
+    const owners = [await scrapedOnce(0), await scrapedOnce(1), await scrapedOnce(2)];
+    for (let i = 0; i < 2; i++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      collectGarbage();
+    }
+    expect(owners.filter((owner) => owner.deref() !== undefined)).toHaveLength(0);
   });
 });

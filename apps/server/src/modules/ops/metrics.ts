@@ -37,16 +37,33 @@ const DELIVERY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.
 // ffmpeg on a voice memo takes a second; a long video a minute or more.
 const CONVERSION_BUCKETS = [0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600];
 
+const DEFAULT_LABELS = { service: 'inbound' };
+
+let processRegistry: Registry | null = null;
+
+/**
+ * Process CPU seconds, resident memory, heap, GC, event-loop lag, open handles — prom-client's own names —
+ * collected once per process, however many apps it builds. prom-client's GC metric observes through a
+ * process-wide PerformanceObserver that is never disconnected: made for each app, it kept every app built
+ * in the process alive through the collectors of that app's registry (the no-loss test builds ~400 apps:
+ * its heap grew ~3 MB an app, to over a gigabyte).
+ * The event-loop delay is sampled every 100 ms, not prom-client's 10 ms: a hundred wake-ups a second cost
+ * an idle server 3 ms of CPU per second (bench/metrics-overhead.ts); ten samples a second still give a
+ * p99 of the lag per minute.
+ */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    processRegistry.setDefaultLabels(DEFAULT_LABELS);
+    collectDefaultMetrics({ register: processRegistry, prefix: 'inbound_', eventLoopMonitoringPrecision: 100 });
+  }
+  return processRegistry;
+}
+
 export function createMetrics(options: { defaultMetrics?: boolean; database?: DatabaseSources } = {}) {
   const registry = new Registry();
-  registry.setDefaultLabels({ service: 'inbound' });
-  // Process CPU seconds, resident memory, heap, event-loop lag, open handles — prom-client's own names.
-  // The event-loop delay is sampled every 100 ms, not prom-client's 10 ms: a hundred wake-ups a second cost
-  // an idle server 3 ms of CPU per second (bench/metrics-overhead.ts); ten samples a second still give a
-  // p99 of the lag per minute.
-  if (options.defaultMetrics !== false) {
-    collectDefaultMetrics({ register: registry, prefix: 'inbound_', eventLoopMonitoringPrecision: 100 });
-  }
+  registry.setDefaultLabels(DEFAULT_LABELS);
+  const scraped = options.defaultMetrics === false ? [registry] : [processMetrics(), registry];
 
   const sources: MetricSources = {};
   const registers = [registry];
@@ -191,10 +208,9 @@ export function createMetrics(options: { defaultMetrics?: boolean; database?: Da
   });
   // With WORKERS=N the primary collects this registry from every worker (cluster-metrics.ts).
   const clustered = inClusterWorker();
-  if (clustered) shareRegistryWithPrimary(registry);
+  if (clustered) shareRegistryWithPrimary(scraped);
 
   return {
-    registry,
     sources,
 
     httpRequest(route: string, method: string, status: number, seconds: number): void {
@@ -225,8 +241,10 @@ export function createMetrics(options: { defaultMetrics?: boolean; database?: Da
     },
 
     /** The exposition text: this process's, or with WORKERS=N the whole server's (summed by the primary). */
-    scrape(): Promise<string> {
-      return clustered ? scrapeCluster() : registry.metrics();
+    async scrape(): Promise<string> {
+      if (clustered) return scrapeCluster();
+      const texts = await Promise.all(scraped.map((one) => one.metrics()));
+      return texts.map((text) => (text === '' || text.endsWith('\n') ? text : `${text}\n`)).join('');
     },
     contentType: registry.contentType,
   };
