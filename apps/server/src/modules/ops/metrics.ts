@@ -206,7 +206,7 @@ export function createMetrics(options: { defaultMetrics?: boolean; database?: Da
       if (now) this.set(now.oldestSeconds);
     },
   });
-  // With WORKERS=N the primary collects this registry from every worker (cluster-metrics.ts).
+  // With WORKERS=N the primary collects these registries from every worker (cluster-metrics.ts).
   const clustered = inClusterWorker();
   if (clustered) shareRegistryWithPrimary(scraped);
 
