@@ -78,6 +78,11 @@ test('chat typed offline waits in the outbox and goes when the network is back',
   const caseId = caseIdByNumber(dataDir, caseNumber);
 
   await page.getByRole('tab', { name: 'CHAT' }).click();
+  // The reload below, offline, is served by the service worker: on a loaded machine it may still be
+  // installing on this first visit (the reload then failed with ERR_INTERNET_DISCONNECTED in CI).
+  await expect
+    .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 30_000 })
+    .toBe(true);
   await context.setOffline(true);
   const input = page.getByRole('textbox', { name: 'Write a message' });
   await input.fill('Patient deteriorating');
