@@ -45,6 +45,17 @@ export async function offTheScreen(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * Waits until the service worker controls the page: the first visit's worker claims it once installed,
+ * and only then can it serve an offline reload or queue a write (on a loaded machine that took seconds).
+ */
+export async function serviceWorkerInControl(page: Page): Promise<void> {
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await expect
+    .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 30_000 })
+    .toBe(true);
+}
+
 /** An address's path, e.g. `/start`, for `toHaveURL`. */
 export function atPath(pathname: string): (url: URL) => boolean {
   return (url) => url.pathname === pathname;

@@ -17,7 +17,7 @@ import {
   tapTag,
   waitForEvents,
 } from '../support/cases';
-import { signInToStart } from '../support/crew';
+import { serviceWorkerInControl, signInToStart } from '../support/crew';
 import { teams, users } from '../support/demo';
 import { startLinkProxy, type LinkProxy } from '../support/proxy';
 
@@ -47,8 +47,7 @@ test.use({ baseURL: async ({ link }, use) => use(link.url) });
  */
 async function signInWithWarmServiceWorker(page: Page): Promise<void> {
   await page.goto('/');
-  await page.evaluate(() => navigator.serviceWorker.ready);
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  await serviceWorkerInControl(page);
   await signInToStart(page, users.medic1.username, teams.riverside, 'Medic 1');
   await expect
     .poll(() => page.evaluate(async () => (await caches.keys()).filter((name) => name.startsWith('inbound-runtime-'))))

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { expect, test as base, type Page } from '@playwright/test';
 import { apiToken, caseNumberFromHeading, caseIdByNumber, expectNothingWaiting, startCase } from '../support/cases';
-import { signInToStart } from '../support/crew';
+import { serviceWorkerInControl, signInToStart } from '../support/crew';
 import { teams, users } from '../support/demo';
 import { startLinkProxy, type LinkProxy } from '../support/proxy';
 
@@ -56,8 +56,7 @@ async function largeVideo(): Promise<Buffer> {
 
 async function signInWithWarmServiceWorker(page: Page): Promise<void> {
   await page.goto('/');
-  await page.evaluate(() => navigator.serviceWorker.ready);
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  await serviceWorkerInControl(page);
   await signInToStart(page, users.medic1.username, teams.riverside, 'Medic 1');
 }
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { messages } from '@inbound/contract';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium';
-import { atPath, signInToStart } from '../support/crew';
+import { atPath, serviceWorkerInControl, signInToStart } from '../support/crew';
 import { teams, users } from '../support/demo';
 
 // Issue 3, Installability: the manifest and the service worker pass Chromium's installability check, and
@@ -34,8 +34,7 @@ test('the crew app is installable and opens and works a case offline', async ({ 
   try {
     await page.goto('/');
     // The service worker is registered after the first render and claims the page on first install.
-    await page.evaluate(() => navigator.serviceWorker.ready);
-    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    await serviceWorkerInControl(page);
 
     const cdp = await context.newCDPSession(page);
     const manifest = await cdp.send('Page.getAppManifest');
@@ -83,8 +82,7 @@ test('logout asks the service worker to clear its runtime cache, and keeps the a
   const { page, close } = await openPersistent(baseURL);
   try {
     await page.goto('/');
-    await page.evaluate(() => navigator.serviceWorker.ready);
-    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    await serviceWorkerInControl(page);
     await signInToStart(page, users.medic1.username, teams.riverside, 'Medic 1');
     const cacheNames = () => page.evaluate(() => caches.keys());
     await expect.poll(cacheNames).toContain('inbound-runtime-teams');

@@ -6,7 +6,7 @@ import {
   expectNothingWaiting,
   startCase,
 } from '../support/cases';
-import { readMessageCenter, signInToStart, snap } from '../support/crew';
+import { readMessageCenter, serviceWorkerInControl, signInToStart, snap } from '../support/crew';
 import { hospitals, teams, users } from '../support/demo';
 import { hospitalChatBody, hospitalClient, SEED } from '../support/realtime';
 
@@ -80,9 +80,7 @@ test('chat typed offline waits in the outbox and goes when the network is back',
   await page.getByRole('tab', { name: 'CHAT' }).click();
   // The reload below, offline, is served by the service worker: on a loaded machine it may still be
   // installing on this first visit (the reload then failed with ERR_INTERNET_DISCONNECTED in CI).
-  await expect
-    .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 30_000 })
-    .toBe(true);
+  await serviceWorkerInControl(page);
   await context.setOffline(true);
   const input = page.getByRole('textbox', { name: 'Write a message' });
   await input.fill('Patient deteriorating');
