@@ -10,8 +10,7 @@ import { migrateDownTo, migrateToLatest } from '../../db/migrate.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { RIVERSIDE_TRUCK, send, setDestination, signInAll, startCase } from '../../test/crew-api.js';
 import { testDialects } from '../../test/databases.js';
-import { isMediaEvent } from '../../db/media-events.js';
-import { createBoardRepository } from './board.repository.js';
+import { createBoardRepository, mediaCountsQuery } from './board.repository.js';
 
 const dialects = await testDialects();
 const RIVERSIDE = IDS.hospitals.riversideRegional;
@@ -134,13 +133,7 @@ describe.each(dialects)('inbound board on %s', (dialect) => {
 
     // The condition the queries write must be one the planner can match to the index's (literals, the
     // same list): PostgreSQL is kept off the table scan it would pick for so few rows.
-    const query = db
-      .selectFrom('case_events')
-      .select(['case_id', 'type', (eb) => eb.fn.countAll().as('n')])
-      .where('case_id', 'in', [id])
-      .where(isMediaEvent)
-      .groupBy(['case_id', 'type'])
-      .compile();
+    const query = mediaCountsQuery(db, [id]).compile();
     const plan = await db.transaction().execute(async (trx) => {
       if (dialect === 'postgres') await trx.executeQuery(CompiledQuery.raw('set local enable_seqscan = off'));
       const explain = dialect === 'postgres' ? 'explain ' : 'explain query plan ';

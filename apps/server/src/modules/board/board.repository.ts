@@ -11,6 +11,19 @@ import { isMediaEvent } from '../../db/media-events.js';
 
 const count = (value: string | number | bigint | null | undefined): number => Number(value ?? 0);
 
+/**
+ * The media events of the given cases counted by case and type. Exported for the test that checks the
+ * planner reads it through the partial index `case_events_media_idx`.
+ */
+export function mediaCountsQuery(db: Kysely<DB>, caseIds: readonly string[]) {
+  return db
+    .selectFrom('case_events')
+    .select(['case_id', 'type', (eb) => eb.fn.countAll<string | number>().as('n')])
+    .where('case_id', 'in', caseIds)
+    .where(isMediaEvent)
+    .groupBy(['case_id', 'type']);
+}
+
 export function createBoardRepository(db: Kysely<DB>) {
   return {
     openCases(hospitalId: string): Promise<CaseRow[]> {
@@ -89,13 +102,7 @@ export function createBoardRepository(db: Kysely<DB>) {
     async mediaCounts(caseIds: readonly string[]): Promise<Map<string, Map<string, number>>> {
       const counts = new Map<string, Map<string, number>>();
       if (caseIds.length === 0) return counts;
-      const rows = await db
-        .selectFrom('case_events')
-        .select(['case_id', 'type', (eb) => eb.fn.countAll<string | number>().as('n')])
-        .where('case_id', 'in', caseIds)
-        .where(isMediaEvent)
-        .groupBy(['case_id', 'type'])
-        .execute();
+      const rows = await mediaCountsQuery(db, caseIds).execute();
       for (const row of rows) {
         const perType = counts.get(row.case_id) ?? new Map<string, number>();
         perType.set(row.type, count(row.n));
