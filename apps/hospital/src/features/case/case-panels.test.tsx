@@ -134,6 +134,18 @@ describe('MediaViewer', () => {
     expect(document.activeElement).toBe(opener);
     opener.remove();
   });
+
+  it('keeps focus in the dialog when the focused zoom button reaches its limit, so Esc still closes', async () => {
+    const user = userEvent.setup();
+    const onClose = vi.fn();
+    render(<MediaViewer src="/x.jpeg" title="EKG, 12:02" onClose={onClose} />);
+    const zoomIn = screen.getByRole('button', { name: 'Zoom in' });
+    while (!(zoomIn as HTMLButtonElement).disabled) await user.click(zoomIn);
+    expect(screen.getByTestId('viewer-scale').textContent).toBe(`${MAX_SCALE * 100}%`);
+    expect(document.activeElement).toBe(screen.getByRole('dialog').querySelector('.viewer-stage'));
+    await user.keyboard('{Escape}');
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
 });
 
 describe('MediaPanel', () => {
