@@ -71,3 +71,23 @@ export async function expectGrowing(page: Page, key: 'bytesReceived' | 'packetsS
     .poll(async () => (await audioStats(page))[key], { timeout: 10_000, message: `${key} grows` })
     .toBeGreaterThan(Math.max(first, 0));
 }
+
+type CallStatesWindow = Window & { __callStates?: string[] };
+
+/**
+ * Records every text the console's call line shows from now on, and returns a reader of them. After a
+ * hang-up "Disconnected" stays 2 s, then the call panel closes: a test starved of CPU on a loaded machine
+ * looked before and after those 2 s and never saw it (voice-call.spec.ts in a local CI run).
+ */
+export async function watchConsoleCallStates(page: Page): Promise<() => Promise<string[]>> {
+  await page.getByTestId('console-call-state').evaluate((line) => {
+    const seen: string[] = [];
+    (window as CallStatesWindow).__callStates = seen;
+    new MutationObserver(() => seen.push(line.textContent ?? '')).observe(line, {
+      childList: true,
+      subtree: true,
+      characterData: true,
+    });
+  });
+  return () => page.evaluate(() => (window as CallStatesWindow).__callStates ?? []);
+}

@@ -5,7 +5,13 @@ import { startCoturn, type RunningTurn } from '../support/coturn';
 import { signInToStart } from '../support/crew';
 import { hospitals, teams, users } from '../support/demo';
 import { startPrivateServer, type RunningServer } from '../support/server';
-import { audioStats, expectGrowing, FAKE_MEDIA_LAUNCH, watchPeerConnections } from '../support/webrtc';
+import {
+  audioStats,
+  expectGrowing,
+  FAKE_MEDIA_LAUNCH,
+  watchConsoleCallStates,
+  watchPeerConnections,
+} from '../support/webrtc';
 
 // Issue 12, "Networks": a call through a real TURN server — Debian's coturn with the TURN REST shared
 // secret, the server minting each call's credentials, and the relay-only ICE policy (as a deployment
@@ -72,8 +78,9 @@ test('a call connects through coturn with relay-only ICE: both ends use relay ca
   expect(turn.log()).toMatch(/ALLOCATE processed, success/);
   await expect(callScreen.getByTestId('call-quality')).toContainText('via relay', { timeout: 10_000 });
 
+  const callStates = await watchConsoleCallStates(nurse);
   await callScreen.getByRole('button', { name: 'Hang up' }).click();
-  await expect(nurse.getByTestId('console-call-state')).toHaveText('Disconnected');
+  await expect.poll(callStates).toContain('Disconnected');
   await crewContext.close();
   await consoleContext.close();
 });

@@ -3,7 +3,13 @@ import { caseEvents, caseIdByNumber, caseNumberFromHeading, chooseHospital, star
 import { consolePage } from '../support/console';
 import { signInToStart, snap } from '../support/crew';
 import { hospitals, teams, users } from '../support/demo';
-import { audioStats, expectGrowing, FAKE_MEDIA_LAUNCH, watchPeerConnections } from '../support/webrtc';
+import {
+  audioStats,
+  expectGrowing,
+  FAKE_MEDIA_LAUNCH,
+  watchConsoleCallStates,
+  watchPeerConnections,
+} from '../support/webrtc';
 
 // Issue 12: a voice call from the crew to its destination ED, over real WebRTC between Chromium
 // contexts with the fake microphone (a beep). Two consoles of the ED ring; the first answers, the
@@ -71,8 +77,9 @@ test('crew calls the ED: two consoles ring, the first answers, audio flows both 
   await expectGrowing(page, 'packetsSent');
 
   // The ED hangs up: both ends end.
+  const callStates = await watchConsoleCallStates(nurse);
   await nurse.getByRole('button', { name: 'Hang up' }).click();
-  await expect(nurse.getByTestId('console-call-state')).toHaveText('Disconnected');
+  await expect.poll(callStates).toContain('Disconnected');
   await expect(callScreen).toBeHidden({ timeout: 10_000 });
   await expect(page.getByRole('button', { name: 'Call the emergency department' })).toBeVisible();
 
