@@ -14,10 +14,13 @@ process.env.E2E_DATA_DIR ??= freshDataDir('e2e');
 const port = Number(process.env.E2E_PORT);
 const isCI = Boolean(process.env.CI);
 
+// One CSS pixel to one device pixel: the apps lay out in CSS pixels whatever the screen's density, and a
+// phone's 2× costs Chromium's software rasteriser four times the pixels in every test. The screen gallery
+// (screens.spec.ts), which people look at, is drawn at 2×.
 const phone = {
   ...devices['Desktop Chrome'],
   viewport: { width: 390, height: 844 },
-  deviceScaleFactor: 2,
+  deviceScaleFactor: 1,
   isMobile: true,
   hasTouch: true,
 };
@@ -39,10 +42,11 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     screenshot: 'only-on-failure',
-    // A failed test keeps its trace (actions, DOM snapshots, network), without the screencast: recording every
-    // page's frames for every test cost 30 % of the suite's CPU (phone project: 902 → 628 s, 503 → 385 s wall)
-    // and the failure screenshots show the last frame anyway.
-    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true },
+    // A failed test keeps its trace (actions with their call logs, console, network), without the screencast
+    // or DOM snapshots: recording every page's frames for every test cost 30 % of the suite's CPU (phone
+    // project: 902 → 628 s, 503 → 385 s wall), the snapshots taken at every action of every passing test
+    // another ~10 %, and the failure screenshot shows the last frame anyway. `--trace on` brings them back.
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: false },
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
     locale: 'en-US',
     timezoneId: 'UTC',

@@ -111,7 +111,7 @@ test('browser closed with changes pending, reopened on the same profile: they ar
       baseURL: server.url,
       serviceWorkers: 'block',
       viewport: { width: 390, height: 844 },
-      deviceScaleFactor: 2,
+      deviceScaleFactor: 1,
       isMobile: true,
       hasTouch: true,
       locale: 'en-US',

@@ -7,6 +7,9 @@ import { teams, users } from '../support/demo';
 
 // A gallery of the screens, for people to look at (e2e/.artifacts/screens/), and a check that each can be
 // read: every visible text meets WCAG AA contrast (glare, a moving truck, tired eyes).
+// Drawn at a phone's density (the suite's other tests run at 1×, for speed), as a medic sees them.
+test.use({ deviceScaleFactor: 2 });
+
 async function expectReadable(page: Page) {
   expect(await lowContrastTexts(page), `low-contrast text on ${new URL(page.url()).pathname}`).toEqual([]);
 }

@@ -172,7 +172,7 @@ test('a priority-1 stroke case proposes the Stroke team; both members answer, th
   const crewContext = await browser.newContext({
     baseURL: server.url,
     viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 2,
+    deviceScaleFactor: 1,
     isMobile: true,
     hasTouch: true,
     locale: 'en-US',
