@@ -47,7 +47,7 @@ export async function offTheScreen(page: Page): Promise<string[]> {
 
 /**
  * Waits until the service worker controls the page: the first visit's worker claims it once installed,
- * and only then can it serve an offline reload or queue a write (on a loaded machine that took seconds).
+ * and only then can it serve the app to an offline reload (on a loaded machine that took seconds).
  */
 export async function serviceWorkerInControl(page: Page): Promise<void> {
   await page.evaluate(() => navigator.serviceWorker.ready);

@@ -37,8 +37,8 @@ export function MediaViewer({ src, title, onClose }: MediaViewerProps) {
     return { x: clientX - (box.left + box.width / 2), y: clientY - (box.top + box.height / 2) };
   };
 
-  // A zoom button that reaches its limit turns disabled under the keyboard's focus, and the browser then
-  // drops focus to the page, where Esc and the arrow keys no longer reach the dialog: keep it on the stage.
+  // A zoom button that reaches its limit turns disabled while it has focus (clicked or tabbed to), and the
+  // browser then drops focus to the page, where Esc and the arrow keys no longer reach the dialog.
   useEffect(() => {
     const active = document.activeElement;
     if (active instanceof HTMLButtonElement && active.disabled) stage.current?.focus();
