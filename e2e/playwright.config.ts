@@ -4,7 +4,7 @@
  * waits for /health. Artifacts (traces, failure screenshots, the screen gallery) go to e2e/.artifacts/.
  */
 import { defineConfig, devices } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, PHONE_SCREEN } from './support/chromium';
 import { REPO_ROOT, SERVER_COMMAND, freePortSync, freshDataDir, serverEnv } from './support/server';
 
 // Chosen once in the main process (a free port, a fresh data directory); the workers inherit both through
@@ -14,16 +14,7 @@ process.env.E2E_DATA_DIR ??= freshDataDir('e2e');
 const port = Number(process.env.E2E_PORT);
 const isCI = Boolean(process.env.CI);
 
-// One CSS pixel to one device pixel: the apps lay out in CSS pixels whatever the screen's density, and a
-// phone's 2× costs Chromium's software rasteriser four times the pixels in every test. The screen gallery
-// (screens.spec.ts), which people look at, is drawn at 2×.
-const phone = {
-  ...devices['Desktop Chrome'],
-  viewport: { width: 390, height: 844 },
-  deviceScaleFactor: 1,
-  isMobile: true,
-  hasTouch: true,
-};
+const phone = { ...devices['Desktop Chrome'], ...PHONE_SCREEN };
 
 export default defineConfig({
   testDir: './tests',

@@ -14,3 +14,15 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
   '--disable-quic',
 ];
+
+/**
+ * The phone the crew tests use, 390 × 844 with touch, at one device pixel per CSS pixel: the apps lay out
+ * in CSS pixels whatever the screen's density, and a phone's 2× costs Chromium's software rasteriser four
+ * times the pixels in every test. The screen gallery (screens.spec.ts), which people look at, is drawn at 2×.
+ */
+export const PHONE_SCREEN = {
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 1,
+  isMobile: true,
+  hasTouch: true,
+};

@@ -15,7 +15,7 @@ import {
   strokeScript,
   waitForEvents,
 } from '../support/cases';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, PHONE_SCREEN } from '../support/chromium';
 import { signInToStart } from '../support/crew';
 import { teams, users } from '../support/demo';
 import { startOwnedServer, type OwnedServer } from '../support/server';
@@ -110,10 +110,7 @@ test('browser closed with changes pending, reopened on the same profile: they ar
       args: CHROMIUM_ARGS,
       baseURL: server.url,
       serviceWorkers: 'block',
-      viewport: { width: 390, height: 844 },
-      deviceScaleFactor: 1,
-      isMobile: true,
-      hasTouch: true,
+      ...PHONE_SCREEN,
       locale: 'en-US',
       timezoneId: 'UTC',
     });

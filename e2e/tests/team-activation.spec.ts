@@ -12,6 +12,7 @@ import path from 'node:path';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { authorizationHeader, buildPath, PushPayload, routes } from '@inbound/contract';
 import { apiToken, caseNumberFromHeading, chooseComplaint, chooseHospital, startCase } from '../support/cases';
+import { PHONE_SCREEN } from '../support/chromium';
 import { signInToConsole } from '../support/console';
 import { signInToStart, snap } from '../support/crew';
 import { demoPassword, hospitals, teams, users } from '../support/demo';
@@ -171,10 +172,7 @@ test('a priority-1 stroke case proposes the Stroke team; both members answer, th
   await turnOnPhoneAlerts(phone, pushService.endpoint('lee-chen'), phoneKeys);
   const crewContext = await browser.newContext({
     baseURL: server.url,
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 1,
-    isMobile: true,
-    hasTouch: true,
+    ...PHONE_SCREEN,
     locale: 'en-US',
     timezoneId: 'UTC',
   });
