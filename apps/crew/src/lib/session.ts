@@ -15,6 +15,7 @@ import type {
   Truck,
   User,
 } from '@inbound/contract';
+import { readDeviceFlag, writeDeviceFlag } from './deviceFlag';
 import { localData as defaultLocalData, type LocalData } from './storage';
 
 /**
@@ -144,6 +145,14 @@ export const useSession = create<SessionState>()(() => ({
   needsAuthentication: false,
 }));
 
+/**
+ * Set, synchronously, the moment a logout's wipe is asked for and removed once it is on the device. The
+ * screen is back at login at once while the wipe takes a few IndexedDB round trips; a page reloaded or
+ * closed in between finishes the wipe when it next starts, so whoever picks the tablet up next is never
+ * signed in as the medic who signed out. A refused localStorage only loses this protection.
+ */
+const WIPE_PENDING = 'inbound.sessionWipePending';
+
 let writes: Promise<void> = Promise.resolve();
 let stopPersisting: (() => void) | null = null;
 let persistedTo: LocalData | null = null;
@@ -152,6 +161,7 @@ let persistedTo: LocalData | null = null;
 export async function hydrateSession(store: LocalData = defaultLocalData): Promise<void> {
   stopPersisting?.();
   await writes;
+  if (readDeviceFlag(WIPE_PENDING)) await wipe(store, await readKeptOnLogout(store));
   const loaded: Partial<StoredSession> = {};
   await Promise.all(
     storedKeys.map(async (key) => {
@@ -192,22 +202,31 @@ export function clearSession(): void {
 }
 
 /**
- * Logout's storage side (decision 0007): deletes every stored value and the encryption key, then
- * writes back the per-user preferences and the closed cases still to wipe under a new key.
+ * Logout's storage side (decision 0007): deletes every stored value and the encryption key but the
+ * per-user preferences and the closed cases still to wipe, which are sealed again under a new key.
  */
 export function wipeStoredSession(): Promise<void> {
   const store = persistedTo;
   if (!store) return writes;
+  writeDeviceFlag(WIPE_PENDING, true);
   writes = writes
-    .then(async () => {
-      await store.clear();
-      const state = useSession.getState();
-      for (const key of keptOnLogoutKeys) {
-        if (Object.keys(state[key]).length > 0) await store.set(key, state[key]);
-      }
-    })
+    .then(() => wipe(store, keptOnLogout(useSession.getState())))
     .catch((error: unknown) => console.error('storage wipe failed', error));
   return writes;
+}
+
+async function wipe(store: LocalData, kept: Partial<StoredSession>): Promise<void> {
+  await store.clear(kept);
+  writeDeviceFlag(WIPE_PENDING, false);
+}
+
+function keptOnLogout(state: Partial<StoredSession>): Partial<StoredSession> {
+  return Object.fromEntries(keptOnLogoutKeys.flatMap((key) => (isEmptyValue(state[key]) ? [] : [[key, state[key]]])));
+}
+
+async function readKeptOnLogout(store: LocalData): Promise<Partial<StoredSession>> {
+  const stored = await Promise.all(keptOnLogoutKeys.map(async (key) => [key, await store.get(key)] as const));
+  return keptOnLogout(Object.fromEntries(stored) as Partial<StoredSession>);
 }
 
 /** Tests: a fresh, hydrated, unpersisted store. */

@@ -74,6 +74,22 @@ describe('local data encryption (AES-GCM, non-extractable key in IndexedDB)', ()
     expect(await data.get('doNotDisturb')).toEqual({ u1: true });
   });
 
+  it('clear(keep) keeps only what it is given, sealed under a new key that a reloaded page finds', async () => {
+    const name = freshDb();
+    const data = createLocalData({ encrypted: true, dbName: name });
+    await data.set('jwt', { token: 't' });
+    await data.set('emtLevel', { u1: 'Paramedic' });
+    const before = await storedKey(name);
+    await data.clear({ emtLevel: { u1: 'Paramedic' }, closedCases: [{ id: 'c-1' }] });
+    expect((await data.keys()).sort()).toEqual(['closedCases', 'emtLevel']);
+    expect(await data.raw('emtLevel')).toMatch(/^v1\./);
+    expect(await storedKey(name)).not.toBe(before);
+    const reloaded = createLocalData({ encrypted: true, dbName: name });
+    expect(await reloaded.get('emtLevel')).toEqual({ u1: 'Paramedic' });
+    expect(await reloaded.get('closedCases')).toEqual([{ id: 'c-1' }]);
+    expect(await reloaded.get('jwt')).toBeUndefined();
+  });
+
   it('stores plain JSON in development', async () => {
     const data = createLocalData({ encrypted: false, dbName: freshDb() });
     await data.set('selectedTruck', { name: 'Medic 1' });

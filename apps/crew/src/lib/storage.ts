@@ -18,7 +18,8 @@
  * - Development builds store plain JSON text, so the values can be inspected in the browser's tools.
  *
  * Values that cannot be read back (a lost key, a tampered record) are dropped: the crew signs in again.
- * `clear()` (logout) deletes the values and the key; the next write makes a new key. The outbox keeps
+ * `clear()` (logout) deletes the values and the key in one transaction, keeping only what it is given
+ * (sealed under a new key); the next write otherwise makes a new key. The outbox keeps
  * its own database; the service-worker cache (later) its own cache.
  */
 import { openDB, type IDBPDatabase } from 'idb';
@@ -38,8 +39,11 @@ export interface LocalData {
   keys(): Promise<string[]>;
   /** The stored form of a value (ciphertext in production), for tests and debugging. */
   raw(key: string): Promise<string | undefined>;
-  /** Deletes every value and the encryption key. */
-  clear(): Promise<void>;
+  /**
+   * Deletes every value and the encryption key, keeping only `keep`'s values (sealed under a new key), in
+   * one transaction: a page closed in the middle leaves everything as it was or the wiped state, never half.
+   */
+  clear(keep?: Record<string, unknown>): Promise<void>;
 }
 
 export interface LocalDataOptions {
@@ -68,7 +72,7 @@ export function createLocalData({ encrypted, dbName = LOCAL_DB_NAME }: LocalData
     cryptoKey ??= (async () => {
       const existing = (await (await db()).get(KEYS, KEY_ID)) as CryptoKey | undefined;
       if (existing) return existing;
-      const created = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+      const created = await generateKey();
       await (await db()).put(KEYS, created, KEY_ID);
       return created;
     })();
@@ -103,17 +107,36 @@ export function createLocalData({ encrypted, dbName = LOCAL_DB_NAME }: LocalData
     async keys() {
       return (await (await db()).getAllKeys(VALUES)).map(String);
     },
-    async clear() {
+    async clear(keep = {}) {
       const handle = await db();
+      const kept = Object.entries(keep);
+      // Sealed before the transaction opens: IndexedDB commits a transaction as soon as it waits on
+      // anything that is not its own request.
+      const freshKey = encrypted && kept.length > 0 ? await generateKey() : null;
+      const sealed = await Promise.all(
+        kept.map(async ([name, value]) => {
+          const text = JSON.stringify(value);
+          return [name, freshKey ? await encryptText(freshKey, text) : text] as const;
+        }),
+      );
       const transaction = handle.transaction([VALUES, KEYS], 'readwrite');
+      const values = transaction.objectStore(VALUES);
+      const keys = transaction.objectStore(KEYS);
       await Promise.all([
-        transaction.objectStore(VALUES).clear(),
-        transaction.objectStore(KEYS).clear(),
+        values.clear(),
+        keys.clear(),
+        ...(freshKey ? [keys.put(freshKey, KEY_ID)] : []),
+        ...sealed.map(([name, text]) => values.put(text, name)),
         transaction.done,
       ]);
-      cryptoKey = null;
+      cryptoKey = freshKey ? Promise.resolve(freshKey) : null;
     },
   };
+}
+
+/** A non-extractable AES-GCM key: script can seal and open with it, never read it. */
+function generateKey(): Promise<CryptoKey> {
+  return crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
 }
 
 /** `v1.<iv>.<ciphertext>`, both base64; a fresh 96-bit IV per value, as AES-GCM requires. */

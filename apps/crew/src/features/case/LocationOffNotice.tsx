@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
+import { readDeviceFlag, writeDeviceFlag } from '../../lib/deviceFlag';
 
 /**
  * The case screen's notice that the device gives no position (issue 16, item 7): the whole explanation the
  * first time a crew sees it on this device, then one short line above the work — on a phone the long one
  * takes three lines. It never shrinks while on screen (the work below would jump under a finger); the
- * short form comes with the next case screen. A flag only, no patient data: plain localStorage.
+ * short form comes with the next case screen. A device flag: refused storage explains in full every time.
  */
 export const LOCATION_OFF_SEEN_KEY = 'inbound.locationOffSeen';
 
@@ -14,9 +15,9 @@ export const locationOffTexts = {
 } as const;
 
 export function LocationOffNotice() {
-  const [seenBefore] = useState(readSeen);
+  const [seenBefore] = useState(() => readDeviceFlag(LOCATION_OFF_SEEN_KEY));
   useEffect(() => {
-    if (!seenBefore) writeSeen();
+    if (!seenBefore) writeDeviceFlag(LOCATION_OFF_SEEN_KEY, true);
   }, [seenBefore]);
   return seenBefore ? (
     <p className="location-off location-off--short" role="status" title={locationOffTexts.full}>
@@ -27,20 +28,4 @@ export function LocationOffNotice() {
       {locationOffTexts.full}
     </p>
   );
-}
-
-function readSeen(): boolean {
-  try {
-    return localStorage.getItem(LOCATION_OFF_SEEN_KEY) === '1';
-  } catch {
-    return false; // no localStorage (private mode): always the whole explanation
-  }
-}
-
-function writeSeen(): void {
-  try {
-    localStorage.setItem(LOCATION_OFF_SEEN_KEY, '1');
-  } catch {
-    // Nothing kept: the next case screen explains again.
-  }
 }
