@@ -20,6 +20,8 @@ import { createTestApp, type TestApp } from '../../test/app.js';
 import { testDialects } from '../../test/databases.js';
 import { createCasesRepository, isCaseNumberViolation, isUniqueViolation } from './cases.repository.js';
 import { createCasesService, type WriteContext } from './cases.service.js';
+
+type CasesService = ReturnType<typeof createCasesService>;
 import { verifyAuditChains } from '../audit/audit-chain.js';
 
 const dialects = await testDialects();
@@ -63,17 +65,8 @@ describe.each(dialects)('cases storage on %s', (dialect) => {
     const agencies = createAgenciesService({ repo: createAgenciesRepository(db), hospitals });
     const complaints = createComplaintsService({ repo: createComplaintsRepository(db), agencies });
     const repo = createCasesRepository(db);
-    return {
-      repo,
-      cases: createCasesService({
-        repo,
-        clock: systemClock,
-        agencies,
-        complaints,
-        hospitals,
-        ...(caseNumbers ? { caseNumbers } : {}),
-      }),
-    };
+    const deps = { repo, clock: systemClock, agencies, complaints, hospitals, ...(caseNumbers ? { caseNumbers } : {}) };
+    return { repo, deps, cases: createCasesService(deps) };
   }
 
   const send = (method: 'POST' | 'PATCH', url: string, body: unknown, key: string) =>
@@ -172,12 +165,76 @@ describe.each(dialects)('cases storage on %s', (dialect) => {
     expect(owner.found?.row).not.toHaveProperty('stored_response');
     // Another user's key of the same name is not theirs; a fresh key finds nothing stored.
     const other = await repo.findForWrite(body.id, IDS.users.medic2, key.key);
-    expect(other).toEqual({ stored: null, found: { row: owner.found!.row, role: null } });
+    expect(other).toEqual({
+      stored: null,
+      found: { row: owner.found!.row, role: null, rowVersion: owner.found!.rowVersion },
+    });
+    // PostgreSQL answers the row's version (xmin), which the write checks instead of locking; SQLite none.
+    if (dialect === 'postgres') expect(owner.found?.rowVersion).toMatch(/^\d+$/);
+    else expect(owner.found?.rowVersion).toBeNull();
     expect((await repo.findForWrite(body.id, IDS.users.medic1, randomUUID())).stored).toBeNull();
     // The key used on a case id that does not exist: the stored answer is still found (the service
     // answers it, or 409 when the request differs), the case is not.
     expect(await repo.findForWrite('nope', IDS.users.medic1, key.key)).toEqual({ stored, found: null });
     expect(await repo.findForWrite('nope', IDS.users.medic1, randomUUID())).toEqual({ stored: null, found: null });
+  });
+
+  it('a write whose case changed after its first read is made on the case as it is now', async () => {
+    const { repo, deps, cases } = services();
+    const { body } = await cases.create(medic1, writeContext(), null, createBody);
+    const { riversideRegional, stMarys, mercyGeneral } = IDS.hospitals;
+    // Another write of the case runs, once, while this one checks the destination against the team's
+    // hospitals: after the case was read for the write, before its transaction (where PostgreSQL does not
+    // read it again, decision 0050).
+    const racing = (interfere: () => Promise<unknown>) => {
+      let once: (() => Promise<unknown>) | null = interfere;
+      return createCasesService({
+        ...deps,
+        agencies: {
+          ...deps.agencies,
+          async hospitalIds(agencyId: string) {
+            const run = once;
+            once = null;
+            await run?.();
+            return deps.agencies.hospitalIds(agencyId);
+          },
+        },
+      });
+    };
+    const destination = (service: CasesService, hospital: string) =>
+      service.patch(medic1, writeContext(), body.id, { destinationHospital: hospital });
+
+    // An event in between: this write's event is the one after it.
+    const age = () => cases.patch(medic1, writeContext(), body.id, { age: 50, agePeriod: 3 });
+    expect((await destination(racing(age), riversideRegional)).body.event).toMatchObject({ seq: 3 });
+    // A column change with no event in between (the row moved, not the case's version): this write's event
+    // says where the case was headed then, not what its first read said.
+    const columns = () =>
+      cases.hospitalWrite(body.id, IDS.users.medic1, ({ update }) =>
+        update({ destination_hospital_id: mercyGeneral, monitor_patient_id: 'p-7' }),
+      );
+    expect((await destination(racing(columns), stMarys)).body.event).toMatchObject({ seq: 4 });
+    // Read as St Mary's but moved to Riverside meanwhile: "St Mary's already, nothing to record" would
+    // leave the case at Riverside; the write records the change.
+    const moved = () => destination(cases, riversideRegional);
+    expect((await destination(racing(moved), stMarys)).body.event).toMatchObject({ seq: 6 });
+
+    expect(await repo.findById(body.id)).toMatchObject({
+      version: 6,
+      age: 50,
+      monitor_patient_id: 'p-7',
+      destination_hospital_id: stMarys,
+    });
+    const events = await repo.events(body.id);
+    expect(events.map((e) => [e.seq, e.type])).toEqual([
+      [1, 'caseStarted'],
+      [2, 'age'],
+      [3, 'hospital'],
+      [4, 'hospital'],
+      [5, 'hospital'],
+      [6, 'hospital'],
+    ]);
+    expect(JSON.parse(events[3]!.payload)).toMatchObject({ destinationHospital: stMarys, previous: mercyGeneral });
   });
 
   it("writes a column change with the next event's version move, and one no event follows at the end", async () => {

@@ -20,6 +20,7 @@ import { eventRow } from './case-event-log.js';
 import { AUDIT_TABLES, GENESIS_HASH, rowHash } from '../audit/audit-chain.js';
 import { securityAuditEntry } from '../audit/security-audit.js';
 import { isMediaEvent } from '../../db/media-events.js';
+import type { CaseWithRole } from './case-access.js';
 
 export type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -141,18 +142,27 @@ export function createCasesRepository(db: Kysely<DB>, transact?: TransactionRunn
       id: string,
       userId: string,
       key: string,
-    ): Promise<{ stored: StoredAnswer | null; found: { row: CaseRow; role: string | null } | null }> {
+    ): Promise<{ stored: StoredAnswer | null; found: (CaseWithRole & { rowVersion: RowVersion | null }) | null }> {
       const read = (await statements.findForWrite(db, userId, userId, key, id)).rows[0];
       if (!read) {
         const known = (await statements.findIdempotencyKey(db, userId, key)).rows[0];
         return { stored: known ? { request_hash: known.request_hash, response: known.response } : null, found: null };
       }
-      const { access_role, stored_request_hash, stored_response, ...row } = read;
+      const { access_role, stored_request_hash, stored_response, row_version, ...row } = read;
       const stored =
         stored_request_hash === null || stored_response === null
           ? null
           : { request_hash: stored_request_hash, response: stored_response };
-      return { stored, found: { row, role: access_role } };
+      return { stored, found: { row, role: access_role, rowVersion: row_version } };
+    },
+
+    /**
+     * PostgreSQL: takes the case's row lock and throws `StaleCase` when the row is no longer the version
+     * read before the transaction — for a write that recorded no event, so whose row was never checked.
+     */
+    async confirmUnchanged(trx: Transaction<DB>, id: string, version: RowVersion): Promise<void> {
+      const now = (await statements.lockedRowVersion(trx, id)).rows[0]?.row_version;
+      if (now !== version) throw new StaleCase();
     },
 
     /** Whether the user is on the case's access list (its owner, or later a crew it was transferred to). */
@@ -176,6 +186,7 @@ export function createCasesRepository(db: Kysely<DB>, transact?: TransactionRunn
       trx: Transaction<DB>,
       event: RecordedCaseEvent,
       changes: Updateable<CasesTable> = {},
+      expected: RowVersion | null = null,
     ): Promise<void> {
       // Who changed which case, chained in the same transaction (issue 17); the payload stays out.
       const { chain, row } = securityAuditEntry({
@@ -187,8 +198,11 @@ export function createCasesRepository(db: Kysely<DB>, transact?: TransactionRunn
         detail: { eventId: event.id, seq: event.seq },
         at: new Date(event.createdAt),
       });
-      const head =
-        (await statements.appendEvent(trx, event, changes, chain)) ?? (await statements.startChain(trx, chain));
+      const moved = await statements.appendEvent(trx, event, changes, chain, expected);
+      // Checked, no head answered: the case moved since it was read (or, once per chain, there is no head
+      // yet); the write is made again under the row lock, which creates a missing head.
+      if (!moved && expected !== null) throw new StaleCase();
+      const head = moved ?? (await statements.startChain(trx, chain));
       if (!head) throw new Error(`audit chain ${chain}: head row missing`);
       let waiting = waitingAudit.get(trx);
       if (!waiting) waitingAudit.set(trx, (waiting = new Map()));
@@ -329,6 +343,28 @@ export function isUniqueViolation(error: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
+/**
+ * A case row's version as PostgreSQL keeps it (`xmin`: the transaction that wrote this version of the
+ * row; any change of any column makes a new one). Null on SQLite, whose writes take the lock read.
+ */
+export type RowVersion = string;
+
+/** The case changed between the read before a write's transaction and the write: make it again, locked. */
+export class StaleCase extends Error {
+  constructor() {
+    super('the case changed since it was read');
+  }
+}
+
+/** A second event with the same number for a case: another write appended first. */
+export function isEventNumberViolation(error: unknown): boolean {
+  if (!isUniqueViolation(error)) return false;
+  const e = error as { message?: unknown; constraint?: unknown };
+  return [e.message, e.constraint].some(
+    (v) => typeof v === 'string' && (v.includes('case_events_case_seq_uq') || v.includes('case_events.case_id')),
+  );
+}
+
 /** Whether a unique violation is about the case number (then a new number is drawn). */
 export function isCaseNumberViolation(error: unknown): boolean {
   if (!isUniqueViolation(error)) return false;
@@ -395,9 +431,20 @@ function writePathStatements(db: Kysely<DB>) {
           'case_access.role as access_role',
           'stored.request_hash as stored_request_hash',
           'stored.response as stored_response',
+          (postgres ? sql<RowVersion | null>`cases.xmin::text` : sql<null>`null`).as('row_version'),
         ])
         .where('cases.id', '=', id),
     4,
+  );
+  const lockedRowVersion = prepareStatement(
+    db,
+    (id: string) =>
+      db
+        .selectFrom('cases')
+        .select(sql<RowVersion>`xmin::text`.as('row_version'))
+        .where('id', '=', id)
+        .forUpdate(),
+    1,
   );
   // A case by id (access checks of other modules, the complaint set of a case).
   const findById = prepareStatement(db, (id: string) => db.selectFrom('cases').selectAll().where('id', '=', id), 1);
@@ -499,25 +546,43 @@ function writePathStatements(db: Kysely<DB>) {
    * trip where there were five. SQLite runs in-process: the statements cost nothing extra apart (and
    * SQLite has no data-modifying CTEs).
    */
-  const appendAll = byColumns((columns) =>
-    prepareStatement(
-      db,
-      (...args: unknown[]) =>
-        db
-          .with('appended_event', () => insertEvent(...(args.slice(0, 8) as EventArgs)))
-          .with('appended_outbox', () => insertOutbox(...(args.slice(8, 12) as OutboxArgs)))
-          .with('moved_case', () =>
+  const appendAll = byShape(
+    ({ columns, checked }: { columns: readonly string[]; checked: boolean }) => `${columns.join(',')}:${checked}`,
+    ({ columns, checked }) =>
+      prepareStatement(
+        db,
+        (...args: unknown[]) => {
+          const appended = db
+            .with('appended_event', () => insertEvent(...(args.slice(0, 8) as EventArgs)))
+            .with('appended_outbox', () => insertOutbox(...(args.slice(8, 12) as OutboxArgs)));
+          const moveCase = () =>
             db
               .updateTable('cases')
               .set(setCase(columns, args.slice(12)))
-              .where('id', '=', args[12 + columns.length] as string),
-          )
-          .updateTable('audit_chain_heads')
-          .set({ seq: sql<number>`seq + 1` })
-          .where('chain', '=', args[13 + columns.length] as string)
-          .returning(['seq', 'hash']),
-      12 + columns.length + 2,
-    ),
+              .where('id', '=', args[12 + columns.length] as string);
+          const chain = args[13 + columns.length] as string;
+          if (!checked)
+            return appended
+              .with('moved_case', moveCase)
+              .updateTable('audit_chain_heads')
+              .set({ seq: sql<number>`seq + 1` })
+              .where('chain', '=', chain)
+              .returning(['seq', 'hash']);
+          // Only the row version read before the transaction is updated; none moved, no head moves or answers.
+          return appended
+            .with('moved_case', () =>
+              moveCase()
+                .where(sql`xmin`, '=', sql`cast(${args[14 + columns.length]} as xid)`)
+                .returning('id'),
+            )
+            .updateTable('audit_chain_heads')
+            .set({ seq: sql<number>`seq + 1` })
+            .where('chain', '=', chain)
+            .where(({ exists, selectFrom }) => exists(selectFrom('moved_case').select('id')))
+            .returning(['seq', 'hash']);
+        },
+        12 + columns.length + 2 + (checked ? 1 : 0),
+      ),
   );
   /** A write's audit rows (`rows` of them, each its AUDIT_COLUMNS), one chain's. */
   const insertAudit = (rows: number, values: readonly unknown[]) =>
@@ -587,14 +652,19 @@ function writePathStatements(db: Kysely<DB>) {
     findForWrite,
     findIdempotencyKey,
     insertIdempotencyKey,
+    lockedRowVersion,
     writeAudit: (trx: Transaction<DB>, audit: AuditWrite, key: KeyValues | null) =>
       writeAudit({ rows: audit.values.length / AUDIT_COLUMNS.length, key: key !== null })(trx, audit, key),
-    /** The event, its outbox row and the case's update; answers its chain's head as moved (none: no head yet). */
+    /**
+     * The event, its outbox row and the case's update; answers its chain's head as moved (none: no head
+     * yet, or — `expected` given, PostgreSQL — the case's row is no longer that version: nothing updated).
+     */
     async appendEvent(
       trx: Transaction<DB>,
       event: RecordedCaseEvent,
       changes: Updateable<CasesTable>,
       chain: string,
+      expected: RowVersion | null,
     ): Promise<{ seq: number; hash: string } | undefined> {
       const row = eventRow(event);
       const eventArgs: EventArgs = [
@@ -611,8 +681,11 @@ function writePathStatements(db: Kysely<DB>) {
       const moves = { ...changes, version: event.seq, updated_at: event.createdAt };
       const columns = changed(moves);
       const values = columns.map((column) => moves[column as keyof CasesTable]);
-      if (postgres)
-        return (await appendAll(columns)(trx, ...eventArgs, ...outboxArgs, ...values, event.caseId, chain)).rows[0];
+      if (postgres) {
+        const checked = expected !== null;
+        const args = [...eventArgs, ...outboxArgs, ...values, event.caseId, chain, ...(checked ? [expected] : [])];
+        return (await appendAll({ columns, checked })(trx, ...args)).rows[0];
+      }
       await eventStatement(trx, ...eventArgs);
       await outboxStatement(trx, ...outboxArgs);
       await update(columns)(trx, ...values, event.caseId);
