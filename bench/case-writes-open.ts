@@ -30,6 +30,7 @@ import {
 import { postgresCounter, prepare, sqliteCounter, type CrewCase, type Scenario } from './case-writes';
 import { signInAs, subscribe } from './lib/console';
 import { pad, padStart } from './lib/format';
+import { medianRun, percentile, poissonArrivals } from './lib/open-loop';
 import { coresUsed, freePort, postgresCpuSeconds, startServer, type BenchServer } from './lib/server';
 
 const RATES = (process.env.BENCH_RATES ?? '1000,2500').split(',').map(Number);
@@ -132,9 +133,6 @@ async function write(url: string, crew: CrewCase, n: number): Promise<string | n
   return (JSON.parse(text) as CaseChangeResponse).event?.id ?? null;
 }
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
-
 /** Open loop: Poisson arrivals at `rate`/s for DURATION_S, each to the next crew in turn. */
 async function openLoop(
   server: BenchServer,
@@ -155,9 +153,8 @@ async function openLoop(
   const rssTimer = setInterval(() => (rss = Math.max(rss, server.largestRssMb())), 500);
   const start = performance.now();
   const end = start + DURATION_S * 1000;
-  const inFlight = new Set<Promise<void>>();
-  const send = (scheduled: number, crew: CrewCase) => {
-    const done = write(server.url, crew, n++).then(
+  const send = (scheduled: number, crew: CrewCase) =>
+    write(server.url, crew, n++).then(
       (id) => {
         const answered = performance.now();
         latencies.push(answered - scheduled);
@@ -169,10 +166,6 @@ async function openLoop(
         errors++;
       },
     );
-    inFlight.add(done);
-    void done.finally(() => inFlight.delete(done));
-    return done;
-  };
   if (rate === null) {
     // Closed loop: every crew writes again as soon as its answer comes.
     await Promise.all(
@@ -181,18 +174,8 @@ async function openLoop(
       }),
     );
   } else {
-    let next = start;
     let crewIndex = 0;
-    while (next < end) {
-      const now = performance.now();
-      if (next > now) await new Promise((resolve) => setTimeout(resolve, next - now));
-      // Every arrival due by now goes out, stamped with its own scheduled time.
-      while (next <= performance.now() && next < end) {
-        void send(next, scenario.cases[crewIndex++ % scenario.cases.length]!);
-        next += (-Math.log(1 - Math.random()) / rate) * 1000;
-      }
-    }
-    await Promise.all([...inFlight]);
+    await poissonArrivals(rate, DURATION_S, (due) => send(due, scenario.cases[crewIndex++ % scenario.cases.length]!));
   }
   const elapsedS = (performance.now() - start) / 1000;
   const usedCores = cores();
@@ -229,9 +212,6 @@ async function openLoop(
     consoleMissing: watchedSends.size - toConsole.length,
   };
 }
-
-const median = (runs: RunFigures[], by: (r: RunFigures) => number): RunFigures =>
-  [...runs].sort((a, b) => by(a) - by(b))[Math.floor(runs.length / 2)]!;
 
 async function runSetup(
   setup: string,
@@ -290,7 +270,7 @@ async function runSetup(
     const found = await counter.found(ids);
     await counter.close();
     const rows = runs.map((these) =>
-      these[0]!.offered === null ? median(these, (r) => r.eventsPerSecond) : median(these, (r) => r.p99Ms),
+      these[0]!.offered === null ? medianRun(these, (r) => r.eventsPerSecond) : medianRun(these, (r) => r.p99Ms),
     );
     return { setup, rows, runs, found, acknowledged: ids.length };
   } finally {
