@@ -35,6 +35,8 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 /** Only these calls, by name (comma-separated, e.g. `team,complaint set`); all by default. */
 const ONLY_CALLS = process.env.BENCH_CALLS?.split(',').map((name) => name.trim());
 const WARMUP_S = 2;
+/** What the crew app's and the console's requests carry: the server compresses answers above 1 KB. */
+const AS_A_BROWSER = { 'accept-encoding': 'gzip, deflate, br, zstd' };
 const settle = () => new Promise((resolve) => setTimeout(resolve, 1_000));
 const USERNAME = 'medic1';
 const PASSWORD = 'demo-medic1';
@@ -103,7 +105,7 @@ async function measured(
 /** Closed loop: autocannon's connections each send again as soon as their answer comes. */
 async function closedLoop(url: string, call: Call, tokens: string[], durationS = DURATION_S) {
   let next = 0;
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...AS_A_BROWSER };
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -149,7 +151,7 @@ async function openLoop(agent: Agent, url: string, call: Call, tokens: string[])
         origin: url,
         path: call.path,
         method: call.method,
-        headers: { authorization: authorizationHeader(tokens[next++ % tokens.length]!) },
+        headers: { ...AS_A_BROWSER, authorization: authorizationHeader(tokens[next++ % tokens.length]!) },
       });
       await response.body.dump();
       if (response.statusCode >= 300) failed++;

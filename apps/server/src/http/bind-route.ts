@@ -113,8 +113,12 @@ export function bindRoute<R extends RouteDef>(
         const body = bodies.serialize(result);
         void reply.header('etag', body.etag).header('cache-control', REVALIDATE);
         if (body.matches(request.headers['if-none-match'])) return reply.code(304).send();
+        void reply.type(JSON_TYPE).header('vary', 'accept-encoding');
+        // Compressed once, kept with the body; the compression plugin leaves an encoded answer alone.
+        const encoded = body.encodedFor(request.headers['accept-encoding']);
+        if (encoded) return reply.header('content-encoding', encoded.encoding).send(encoded.data);
         // A string with a JSON content type is sent as it is: the route's serializer does not run again.
-        return reply.type(JSON_TYPE).send(body.json);
+        return reply.send(body.json);
       }
       return def.response ? result : reply.send();
     },

@@ -61,6 +61,23 @@ describe('compressed answers', () => {
     const json = brotliDecompressSync(res.rawPayload).toString();
     expect(res.rawPayload.length).toBeLessThan(json.length / 3);
     expect(JSON.parse(json)).toHaveLength(1);
+    // The next answer is the same bytes (kept with the body: serialized-body.test.ts); gzip for a client
+    // without brotli; the plain JSON for one that takes neither, and 304 without a body for a known ETag.
+    const again = await t.get(url, medic2, { 'accept-encoding': 'br' });
+    expect(again.rawPayload.equals(res.rawPayload)).toBe(true);
+    expect(again.headers.etag).toBe(res.headers.etag);
+    const gzip = await t.get(url, medic2, { 'accept-encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(json);
+    const plain = await t.get(url, medic2);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(json);
+    const notModified = await t.get(url, medic2, {
+      'accept-encoding': 'br',
+      'if-none-match': String(res.headers.etag),
+    });
+    expect(notModified.statusCode).toBe(304);
+    expect(notModified.rawPayload.length).toBe(0);
 
     const small = await t.get('/health', null, { 'accept-encoding': 'br, gzip' });
     expect(small.statusCode).toBe(200);

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createBodyCache } from './serialized-body.js';
@@ -33,6 +34,24 @@ describe('serialized body cache', () => {
     expect(body.matches(body.etag)).toBe(true);
     expect(body.matches(`"other", W/${body.etag}`)).toBe(true);
     expect(body.matches('*')).toBe(true);
+  });
+
+  it('compresses a large body once per encoding the client takes, and a small one or none not at all', () => {
+    const List = z.array(Item);
+    const big = createBodyCache(List).serialize(Array.from({ length: 100 }, (_, i) => ({ id: `item-${i}`, count: i })));
+    const br = big.encodedFor('gzip, deflate, br');
+    expect(br?.encoding).toBe('br');
+    expect(brotliDecompressSync(br!.data).toString()).toBe(big.json);
+    expect(br!.data.length).toBeLessThan(big.json.length / 3);
+    // Kept with the body: the next client taking brotli gets the same bytes, not another compression.
+    expect(big.encodedFor('br')?.data).toBe(br!.data);
+    const gzip = big.encodedFor('br;q=0, gzip');
+    expect(gzip?.encoding).toBe('gzip');
+    expect(gunzipSync(gzip!.data).toString()).toBe(big.json);
+    expect(big.encodedFor(undefined)).toBeNull();
+    expect(big.encodedFor('identity')).toBeNull();
+    expect(big.encodedFor('deflate')).toBeNull();
+    expect(createBodyCache(Item).serialize({ id: 'a', count: 1 }).encodedFor('br')).toBeNull();
   });
 
   it('forgets the oldest answers beyond its size', () => {
