@@ -82,7 +82,7 @@ for (const { name, viewport } of VIEWPORTS) {
           await route.continue();
         });
         await page.goto('/start', { waitUntil: 'commit' });
-        const shellButton = page.locator('[data-start-shell-action]');
+        const shellButton = page.locator('[data-start-shell-action="startCase"]');
         await expect(shellButton).toHaveText('START CASE');
         await expect(shellButton).toBeInViewport({ ratio: 1 });
         const boxes = () =>

@@ -53,10 +53,16 @@ export function StartPage() {
     (feature) => feature.name === FEATURE.aiEnhancedProtocols && feature.enabled,
   );
 
-  // START CASE tapped on start.html's static shell, before the app took over (decision 0043): acted on now,
-  // as a tap here. Taken once (StrictMode's second run finds nothing).
+  // A button tapped on start.html's static shell, before the app took over (decision 0043): acted on now, as
+  // a tap here. Taken once (StrictMode's second run finds nothing).
+  const [askLogout, setAskLogout] = useState(false);
   useEffect(() => {
-    if (takeStartShellTap()) onStartCase();
+    const tapped = takeStartShellTap();
+    if (tapped === 'startCase') onStartCase();
+    else if (tapped === 'caseTransfer') openReceiveCase();
+    // A dialog of this screen: opened right after this effect, not by a second render inside it.
+    else if (tapped === 'logout') queueMicrotask(() => setAskLogout(true));
+    else if (tapped === 'messageCenter') queueMicrotask(() => setMessageCenterOpen(true));
   }, []);
 
   return (
@@ -77,7 +83,7 @@ export function StartPage() {
         {/* The last patient's hand-over first: a crew waiting at the ED reads it without scrolling (issue 16). */}
         <ClosedHandoffStatus />
         <nav className="menu" aria-label="Shift">
-          <LogoutButton />
+          <LogoutButton askNow={askLogout} />
           <MenuRow
             label={t.shiftEnds}
             value={shiftEnd ? formatDisplayTime(shiftEnd) : messages.chooseTime}

@@ -6,6 +6,7 @@ import { useSession } from '../../lib/session';
 import { mockFetch } from '../../test/fetchMock';
 import { authToken, caseTeam, complaintSet, localCase, signedInSession } from '../../test/fixtures';
 import { renderApp } from '../../test/renderApp';
+import { startTexts } from './startScreen';
 import { START_SHELL_GLOBAL, closeStartShell, takeStartShellTap } from './startShellTap';
 
 // start.html as the browser has it before the app: the shell drawn, its script run (it listens on the
@@ -25,27 +26,37 @@ afterEach(() => {
 
 describe('a tap on the Start shell’s START CASE, before the app', () => {
   it('is noted once, shown pressed; nothing is noted once the shell is closed', () => {
-    expect(takeStartShellTap()).toBe(false);
+    expect(takeStartShellTap()).toBeNull();
     document.body.innerHTML = `<div id="shell">${startShellHtml()}</div>`;
     new Function(START_SHELL_SCRIPT)();
     shellButton = document.querySelector<HTMLButtonElement>('#shell .button--start')!;
     shellButton.click();
     expect(shellButton).toHaveAttribute('aria-busy', 'true');
-    expect(takeStartShellTap()).toBe(true);
-    expect(takeStartShellTap()).toBe(false);
+    expect(takeStartShellTap()).toBe('startCase');
+    expect(takeStartShellTap()).toBeNull();
     shellButton.click();
-    expect(takeStartShellTap()).toBe(false);
+    expect(takeStartShellTap()).toBeNull();
   });
 
-  it('a tap elsewhere on the shell is not START CASE', () => {
-    document.querySelector<HTMLElement>('#shell .menu__row')!.click();
-    expect(takeStartShellTap()).toBe(false);
+  it('notes the last of the shell’s buttons tapped, and a link row not at all (it navigates itself)', () => {
+    const logout = screen.getByRole('button', { name: 'Logout' });
+    logout.click();
+    screen.getByRole('button', { name: new RegExp(startTexts.caseTransfer) }).click();
+    expect(logout).not.toHaveAttribute('aria-busy');
+    screen.getByRole('button', { name: startTexts.messageCenter }).click();
+    expect(takeStartShellTap()).toBe('messageCenter');
+    document.body.innerHTML = `<div id="shell">${startShellHtml()}</div>`;
+    new Function(START_SHELL_SCRIPT)();
+    document
+      .querySelector<HTMLElement>('#shell a.menu__row')!
+      .dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));
+    expect(takeStartShellTap()).toBeNull();
   });
 
   it('once closed, a tap is forgotten', () => {
     shellButton.click();
     closeStartShell();
-    expect(takeStartShellTap()).toBe(false);
+    expect(takeStartShellTap()).toBeNull();
   });
 });
 
@@ -83,6 +94,21 @@ describe('Start acts on a tap made on the shell', () => {
     expect(useSession.getState().caseActive).toBe(false);
   });
 
+  it('asks about logout, or opens the Message Center, as a tap on its own row or envelope', async () => {
+    offline();
+    screen.getByRole('button', { name: 'Logout' }).click();
+    appTakesOver();
+    renderApp('/start', session());
+    expect(await screen.findByRole('alertdialog')).toHaveTextContent(messages.logoutConfirm);
+    cleanup();
+    document.body.innerHTML = `<div id="shell">${startShellHtml()}</div>`;
+    new Function(START_SHELL_SCRIPT)();
+    screen.getByRole('button', { name: startTexts.messageCenter }).click();
+    appTakesOver();
+    renderApp('/start', session());
+    expect(await screen.findByRole('dialog', { name: 'Message Center' })).toBeInTheDocument();
+  });
+
   it('signed out (an expired token): login as always, no case, and the tap forgotten for after the sign-in', async () => {
     offline();
     shellButton.click();
@@ -92,7 +118,7 @@ describe('Start acts on a tap made on the shell', () => {
     expect(router.state.location.pathname).toBe('/');
     expect(useSession.getState().caseActive).toBe(false);
     // AppShell closed the shell with the first screen: the next Start (after a sign-in) finds no tap.
-    expect(takeStartShellTap()).toBe(false);
+    expect(takeStartShellTap()).toBeNull();
   });
 
   it('a case open: the case screen, and the tap forgotten', async () => {
@@ -101,7 +127,7 @@ describe('Start acts on a tap made on the shell', () => {
     appTakesOver();
     const { router } = renderApp('/start', { ...session(), case: localCase(), caseActive: true });
     await waitFor(() => expect(router.state.location.pathname).toBe('/case'));
-    expect(takeStartShellTap()).toBe(false);
+    expect(takeStartShellTap()).toBeNull();
     expect(useSession.getState().case?.id).toBe('case-1');
   });
 });

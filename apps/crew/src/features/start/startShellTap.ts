@@ -1,17 +1,20 @@
 /**
- * A tap on the static Start shell's START CASE, before the app has taken over (decision 0043). start.html's
- * one small script (build/startShell.ts, START_SHELL_SCRIPT) notes it in `window[START_SHELL_GLOBAL]`; Start
- * acts on it once mounted, as if START CASE had been tapped there. The build imports this file directly,
- * so it imports nothing.
+ * A tap on the static Start shell's buttons — START CASE, Logout, Case Transfer, the Message Center — before
+ * the app has taken over (decision 0043). start.html's one small script (build/startShell.ts,
+ * START_SHELL_SCRIPT) notes which in `window[START_SHELL_GLOBAL]`; Start acts on it once mounted, as if that
+ * button had been tapped there. (The shell's other rows are links: they navigate on their own.) The build
+ * imports this file directly, so it imports nothing.
  */
 
 /** The global the shell's script writes: `{ tapped, closed }`. */
 export const START_SHELL_GLOBAL = '__inboundStartShell';
-/** The attribute that marks the shell's START CASE (only in start.html, never on React's button). */
+/** The attribute that marks the shell's buttons with their action (only in start.html, never in React's). */
 export const START_SHELL_ACTION = 'data-start-shell-action';
 
+export type StartShellAction = 'startCase' | 'logout' | 'caseTransfer' | 'messageCenter';
+
 interface StartShellState {
-  tapped: boolean;
+  tapped: StartShellAction | null;
   closed: boolean;
 }
 
@@ -19,14 +22,14 @@ const state = (): StartShellState | undefined =>
   (window as unknown as Record<string, StartShellState | undefined>)[START_SHELL_GLOBAL];
 
 /**
- * Whether START CASE was tapped on the shell; true once at most. Closes the shell: a tap noted later (there
- * is none: the shell is gone once React has drawn) would never count.
+ * Which of the shell's buttons was tapped (the last one), once at most; null for none. Closes the shell: a
+ * tap noted later (there is none: the shell is gone once React has drawn) would never count.
  */
-export function takeStartShellTap(): boolean {
+export function takeStartShellTap(): StartShellAction | null {
   const shell = state();
-  if (!shell || shell.closed) return false;
+  if (!shell || shell.closed) return null;
   const tapped = shell.tapped;
-  shell.tapped = false;
+  shell.tapped = null;
   shell.closed = true;
   return tapped;
 }
@@ -38,6 +41,6 @@ export function takeStartShellTap(): boolean {
 export function closeStartShell(): void {
   const shell = state();
   if (!shell) return;
-  shell.tapped = false;
+  shell.tapped = null;
   shell.closed = true;
 }
