@@ -560,26 +560,23 @@ function writePathStatements(db: Kysely<DB>) {
               .updateTable('cases')
               .set(setCase(columns, args.slice(12)))
               .where('id', '=', args[12 + columns.length] as string);
-          const chain = args[13 + columns.length] as string;
-          if (!checked)
-            return appended
-              .with('moved_case', moveCase)
-              .updateTable('audit_chain_heads')
-              .set({ seq: sql<number>`seq + 1` })
-              .where('chain', '=', chain)
-              .returning(['seq', 'hash']);
-          // Only the row version read before the transaction is updated; none moved, no head moves or answers.
-          return appended
+          const moveHead = appended
             .with('moved_case', () =>
-              moveCase()
-                .where(sql`xmin`, '=', sql`cast(${args[14 + columns.length]} as xid)`)
-                .returning('id'),
+              checked
+                ? // Only the row version read before the transaction: none moved, no head moves or answers.
+                  moveCase()
+                    .where(sql`xmin`, '=', sql`cast(${args[14 + columns.length]} as xid)`)
+                    .returning('id')
+                : moveCase().returning('id'),
             )
             .updateTable('audit_chain_heads')
             .set({ seq: sql<number>`seq + 1` })
-            .where('chain', '=', chain)
-            .where(({ exists, selectFrom }) => exists(selectFrom('moved_case').select('id')))
-            .returning(['seq', 'hash']);
+            .where('chain', '=', args[13 + columns.length] as string);
+          return (
+            checked
+              ? moveHead.where(({ exists, selectFrom }) => exists(selectFrom('moved_case').select('id')))
+              : moveHead
+          ).returning(['seq', 'hash']);
         },
         12 + columns.length + 2 + (checked ? 1 : 0),
       ),
