@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { messages } from '@inbound/contract';
 import { lowContrastTexts } from '../support/contrast';
 import { caseNumberFromHeading, chooseComplaint, startCase, tagButton, tapTag } from '../support/cases';
@@ -112,4 +112,33 @@ test('the case screen can be read and tapped with gloves @tablet', async ({ page
   await snap(page, testInfo, '16-case-data-tag', { fullPage: false });
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
+
+  // The age row with its widest words (Months, Female), from the narrowest phone that keeps it on one line
+  // to the widest: every word has room inside its button, and the row stays on the screen.
+  await page.getByRole('button', { name: /^Age unit/ }).click();
+  const age = page.getByRole('dialog', { name: 'Age' });
+  await age.getByRole('button', { name: 'Months' }).click();
+  await age.getByLabel('Age in months').fill('18');
+  await age.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Female' }).click();
+  for (const width of [380, 390, 412, 599]) {
+    await page.setViewportSize({ width, height: 900 });
+    expect(await crampedInRow(page.getByRole('group', { name: 'Age and gender' })), `at ${width} px`).toEqual([]);
+  }
 });
+
+/** Buttons of a row whose word has under 6 px either side inside the border, or that reach past the screen. */
+async function crampedInRow(row: Locator): Promise<string[]> {
+  return row.evaluate((element) => {
+    const cramped: string[] = [];
+    for (const button of element.querySelectorAll('button')) {
+      const box = button.getBoundingClientRect();
+      const range = document.createRange();
+      range.selectNodeContents(button);
+      const text = range.getBoundingClientRect();
+      if (box.width - text.width < 2 * (6 + 2) || box.right > document.documentElement.clientWidth)
+        cramped.push(`${button.textContent} ${Math.round(box.width)} px for ${Math.round(text.width)} px of text`);
+    }
+    return cramped;
+  });
+}
