@@ -4,6 +4,7 @@ import { messages } from '@inbound/contract';
 import { mockFetch } from '../src/test/fetchMock';
 import { medic1, signedInSession } from '../src/test/fixtures';
 import { renderApp } from '../src/test/renderApp';
+import { SHELL_MENU_ROWS } from '../src/features/start/startShellRest';
 import { START_SHELL_ACTION } from '../src/features/start/startShellTap';
 import { startShellHtml } from './startShell';
 
@@ -66,5 +67,7 @@ describe('Start’s static shell (start.html) is React’s Start', () => {
     expect(order(shellPage())).toEqual(order(react));
     expect(order(react)).toEqual(['welcome', 'menu', 'start-action']);
     expect(shellPage().querySelector('.menu + .start-shell__rest + .start-action')).not.toBeNull();
+    // The room Start leaves the shell is measured from where the shell's rows end (startShellRest.ts).
+    expect(shellPage().querySelector('.menu')!.children).toHaveLength(SHELL_MENU_ROWS);
   });
 });

@@ -5,7 +5,8 @@
  * React's first commit replaces it without moving anything. What only the encrypted session knows — the
  * name, the shift end, the team, the truck, the Protocols row, the closed case's hand-over line, the
  * hospital statuses — is not here: its place is kept empty (the values' spans, the rest of the screen under
- * the rows), so START CASE is already where Start pins it.
+ * the rows, or the room Start left there at its last start on this screen size), so START CASE is already
+ * where Start draws it.
  *
  * A tap on the shell's buttons is never lost: start.html's one script (START_SHELL_SCRIPT, an asset of its
  * own: the page's CSP allows no inline script) notes which, and Start acts on it once mounted — starts the
@@ -15,6 +16,7 @@
 // The files themselves, not the packages: Node loads the Vite config before anything bundles workspace code.
 import { messages } from '../../../packages/contract/src/messages';
 import { ENVELOPE_PATH, startTexts as t } from '../src/features/start/startScreen';
+import { START_SHELL_REST_KEY, START_SHELL_REST_PROPERTY } from '../src/features/start/startShellRest';
 import { START_SHELL_ACTION, START_SHELL_GLOBAL, type StartShellAction } from '../src/features/start/startShellTap';
 
 const action = (name: StartShellAction) => `${START_SHELL_ACTION}="${name}"`;
@@ -52,7 +54,8 @@ export function startShellHtml(): string {
     menuRow(t.truck, { to: '/truck-selection' }),
     menuRow(t.caseTransfer, { value: messages.tapToReceiveCase, tap: 'caseTransfer' }),
     '</nav>',
-    // The hospital statuses and notices: the rest of a phone's screen, so START CASE sits at its bottom.
+    // The hospital statuses and notices: the rest of a phone's screen, so START CASE sits at its bottom, or
+    // the room Start left on this screen size (startShellRest.ts).
     '<div class="start-shell__rest"></div>',
     '<div class="start-action">',
     `<p class="tagline">${escapeHtml(messages.tagline)}</p>`,
@@ -62,10 +65,16 @@ export function startShellHtml(): string {
 }
 
 /**
- * start.html's script, run before the shell is drawn (a classic script in the head): notes which of the
+ * start.html's script, run before the shell is drawn (a classic script in the head): gives the shell's empty
+ * block the height Start left for this screen size (features/start/startShellRest.ts), and notes which of the
  * shell's buttons was tapped (and shows it pressed, the one before no longer) until the app closes the shell.
  */
 export const START_SHELL_SCRIPT = `(function () {
+  try {
+    var kept = JSON.parse(localStorage.getItem('${START_SHELL_REST_KEY}') || 'null');
+    if (kept && kept.width === innerWidth && kept.height === innerHeight && typeof kept.rest === 'number' && kept.rest >= 0)
+      document.documentElement.style.setProperty('${START_SHELL_REST_PROPERTY}', kept.rest + 'px');
+  } catch (e) {}
   var shell = (window.${START_SHELL_GLOBAL} = { tapped: null, closed: false });
   var pressed = null;
   document.addEventListener('click', function (event) {

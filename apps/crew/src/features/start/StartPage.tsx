@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { FEATURE, messages } from '@inbound/contract';
 import { showAlert } from '../../lib/alerts';
@@ -17,6 +17,7 @@ import { EmsLevelDialog } from '../protocol/EmsLevelDialog';
 import { needsEmsLevel } from '../protocol/emsLevel';
 import { openReceiveCase } from '../transfer/receiveCase';
 import { startTexts as t } from './startScreen';
+import { rememberStartShellRest } from './startShellRest';
 import { takeStartShellTap } from './startShellTap';
 import { StorageWarning } from './StorageWarning';
 
@@ -53,6 +54,25 @@ export function StartPage() {
     (feature) => feature.name === FEATURE.aiEnhancedProtocols && feature.enabled,
   );
 
+  // Where Start draws START CASE, for start.html's shell at the next start (startShellRest.ts): at the first
+  // layout and whenever Start's height changes (the hospital statuses in, a notice), so what is kept is what
+  // a reload draws first. Not while scrolled: the pinned button's place there is not the page's.
+  const content = useRef<HTMLDivElement>(null);
+  const menu = useRef<HTMLElement>(null);
+  const action = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const [c, m, a] = [content.current, menu.current, action.current];
+    if (!c || !m || !a) return;
+    const remember = () => {
+      if (window.scrollY === 0) rememberStartShellRest(c, m, a);
+    };
+    remember();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(remember);
+    observer.observe(c);
+    return () => observer.disconnect();
+  }, []);
+
   // A button tapped on start.html's static shell, before the app took over (decision 0043): acted on now, as
   // a tap here. Taken once (StrictMode's second run finds nothing).
   const [askLogout, setAskLogout] = useState(false);
@@ -76,13 +96,13 @@ export function StartPage() {
         }
         end={<MessageCenterEnvelope unread={unread} onOpen={() => setMessageCenterOpen(true)} />}
       />
-      <div className="page__content">
+      <div className="page__content" ref={content}>
         <p className="welcome">
           {t.welcome} <strong>{user?.displayName}</strong>
         </p>
         {/* The last patient's hand-over first: a crew waiting at the ED reads it without scrolling (issue 16). */}
         <ClosedHandoffStatus />
-        <nav className="menu" aria-label="Shift">
+        <nav className="menu" aria-label="Shift" ref={menu}>
           <LogoutButton askNow={askLogout} />
           <MenuRow
             label={t.shiftEnds}
@@ -108,7 +128,7 @@ export function StartPage() {
         </nav>
         {team && <HospitalStatusList hospitals={team.hospitals} />}
         {/* Held at the bottom of the screen on a phone: START CASE is never below the fold (issue 16). */}
-        <div className="start-action">
+        <div className="start-action" ref={action}>
           <p className="tagline">{messages.tagline}</p>
           <button type="button" className="button button--start" onClick={onStartCase}>
             {messages.startCase}
