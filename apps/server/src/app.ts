@@ -136,6 +136,11 @@ export interface BuildOptions {
    * a case commit and its announcement (another process, or the next start, announces it).
    */
   relayOutbox?: boolean;
+  /**
+   * How often the case outbox's relay looks for rows no wake or signal announced (case-outbox.ts POLL_MS);
+   * a test sets it long to show that the signal between processes, not the poll, relayed.
+   */
+  outboxPollMs?: number;
   /** With WORKERS > 1: this worker's number, sent as `Inbound-Worker` so operators see who answered. */
   worker?: number;
 }
@@ -233,13 +238,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     onDelivered: metrics.realtimeDelivered,
   });
   metrics.sources.realtime = realtime.stats;
-  realtime.useBroker(
-    config.redisUrl
-      ? await createRedisBroker(config.redisUrl, config.redisKeyPrefix, realtime.brokerListeners, (error) =>
-          app.log.error({ err: { message: error.message } }, 'Redis broker error'),
-        )
-      : createMemoryBroker(),
-  );
+  const broker = config.redisUrl
+    ? await createRedisBroker(config.redisUrl, config.redisKeyPrefix, realtime.brokerListeners, (error) =>
+        app.log.error({ err: { message: error.message } }, 'Redis broker error'),
+      )
+    : createMemoryBroker();
+  realtime.useBroker(broker);
   app.decorate('realtime', realtime.publisher);
 
   // Metrics and readiness before the other routes, so the request hook sees every route.
@@ -293,7 +297,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     }),
     logError,
     relay: options.relayOutbox ?? true,
+    signalOthers: () => broker.signalOutbox(),
+    ...(options.outboxPollMs ? { pollMs: options.outboxPollMs } : {}),
   });
+  broker.onOutboxSignal(() => caseOutbox.peerCommitted());
   metrics.sources.outboxBacklog = () => caseOutbox.backlog();
   const liveTransfers = createLiveTransfers(repos.transfers, clock);
   const cases = createCasesService({

@@ -64,6 +64,7 @@ export interface TestAppOptions {
   push?: BuildOptions['push'];
   /** False: the app never relays the case outbox (a process killed between commit and publish). */
   relayOutbox?: boolean;
+  outboxPollMs?: number;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -81,6 +82,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ...(options.push ? { push: options.push } : {}),
     ...(options.relayOutbox === false ? { relayOutbox: false } : {}),
+    ...(options.outboxPollMs ? { outboxPollMs: options.outboxPollMs } : {}),
   });
 
   const headers = (token?: string | null): Record<string, string> =>

@@ -24,13 +24,15 @@ type Execute = () => Promise<unknown>;
 
 /**
  * `db` with the outbox's deletes and reads wrapped: `aroundDelete` and `aroundRead` (with the table read)
- * are given each statement's `execute` and answer its result (every other statement runs as it is).
+ * are given each statement's `execute` and answer its result (every other statement runs as it is);
+ * `onUpdate` is told the table of each UPDATE built.
  */
 function wrapped(
   db: Kysely<DB>,
   around: {
     aroundDelete?: (run: Execute) => Promise<unknown>;
     aroundRead?: (run: Execute, table: unknown) => Promise<unknown>;
+    onUpdate?: (table: unknown) => void;
   },
 ): Kysely<DB> {
   const wrap = <T extends object>(builder: T, aroundExecute: (run: Execute) => Promise<unknown>): T =>
@@ -51,6 +53,11 @@ function wrapped(
       if (property === 'deleteFrom' && around.aroundDelete)
         return (...args: Parameters<Kysely<DB>['deleteFrom']>) =>
           wrap(target.deleteFrom(...args), around.aroundDelete!);
+      if (property === 'updateTable' && around.onUpdate)
+        return (...args: Parameters<Kysely<DB>['updateTable']>) => {
+          around.onUpdate!(args[0]);
+          return target.updateTable(...args);
+        };
       if (property === 'selectFrom' && around.aroundRead)
         return (...args: Parameters<Kysely<DB>['selectFrom']>) =>
           wrap(target.selectFrom(...args), (run) => around.aroundRead!(run, args[0]));
@@ -133,6 +140,44 @@ describe('the case outbox relay', () => {
     } finally {
       deletes.open();
       await relay.close();
+    }
+  });
+
+  it("without the lease: signals the relay's process once per turn of commits, asks for the lease once a poll", async () => {
+    const medic1 = await t.signIn('medic1');
+    const { id } = await startCase(t, medic1, IDS.agencies.riverside, RIVERSIDE_TRUCK);
+    const holder = recordingRelay(t.database.db, id);
+    let leaseAsks = 0;
+    let signals = 0;
+    const other = createCaseOutbox({
+      db: wrapped(t.database.db, { onUpdate: (table) => table === 'outbox_leases' && leaseAsks++ }),
+      announce: { batch: () => ({ event: async () => {}, message: async () => {} }) },
+      logError: (error) => {
+        throw error;
+      },
+      signalOthers: () => signals++,
+      pollMs: 600_000,
+    });
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    try {
+      holder.relay.wake();
+      await until(() => holder.announced.length === 1);
+      for (let turn = 0; turn < 4; turn++) {
+        // Three commits in one turn of the event loop.
+        for (let commit = 0; commit < 3; commit++) other.wake();
+        await other.drained();
+        await nextTurn();
+      }
+      expect(signals).toBe(4);
+      expect(leaseAsks).toBe(1);
+      expect(holder.announced).toEqual([1]);
+      // The holder, signalled, announces what was committed elsewhere.
+      await setDestination(t, medic1, id, IDS.hospitals.riversideRegional);
+      holder.relay.peerCommitted();
+      await until(() => holder.announced.length === 2);
+    } finally {
+      await other.close();
+      await holder.relay.close();
     }
   });
 

@@ -13,7 +13,11 @@
  * One relay at a time across processes: it holds the `case-events` lease, renewed while it runs; a
  * process whose relay died loses it LEASE_MS later and another takes over. Rows are announced oldest
  * first, so a case's events go out in their order. The relay runs when this process commits a case
- * event (`wake`) and every POLL_MS (events committed by other processes, and a lease to take over).
+ * event (`wake`), when another process signals that it committed one (`peerCommitted`: through the Redis
+ * broker, which is there whenever there are several processes), and every POLL_MS — a fallback: rows a
+ * crash left, a signal lost, a lease run out. A process that does not hold the lease signals instead, and
+ * asks for the lease again only once per POLL_MS (issue 11: it was every wake and every 100 ms poll, an
+ * UPDATE each, and a commit on another process waited for the 100 ms poll).
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
@@ -25,7 +29,7 @@ import { recordedEvent } from './case-event-log.js';
 
 const LEASE = 'case-events';
 export const LEASE_MS = 5_000;
-export const POLL_MS = 100;
+export const POLL_MS = 1_000;
 /**
  * Rows read per batch. A relay that fell behind (a burst, a saturated server) catches up in few batches:
  * at 100 a batch, behind a server writing 1,300 events/s, it announced fewer than were written and the
@@ -39,11 +43,17 @@ export interface CaseOutboxDeps {
   logError(error: unknown, what: string): void;
   /** When false the relay never runs: a test's stand-in for a process killed between commit and publish. */
   relay?: boolean;
+  /** Tells the other processes' relays that rows were committed here (the broker's `signalOutbox`). */
+  signalOthers?: () => void;
+  /** POLL_MS by default; a test sets it long to show that a wake or a signal, not the poll, relayed. */
+  pollMs?: number;
 }
 
 export interface CaseOutbox {
-  /** A case event was committed here: relay now rather than at the next poll. */
+  /** A case event was committed here: relay now rather than at the next poll, or signal the relay's process. */
   wake(): void;
+  /** Another process committed a case event (its signal): relay now, if this process holds the lease. */
+  peerCommitted(): void;
   /** Resolves once the outbox was empty (or the relay is not this process's) at a moment after the call. */
   drained(): Promise<void>;
   /** Events committed but not yet announced, and how long the oldest has waited (the metrics' gauge). */
@@ -51,9 +61,13 @@ export interface CaseOutbox {
   close(): Promise<void>;
 }
 
-export function createCaseOutbox({ db, announce, logError, relay = true }: CaseOutboxDeps): CaseOutbox {
+export function createCaseOutbox(deps: CaseOutboxDeps): CaseOutbox {
+  const { db, announce, logError, relay = true, signalOthers, pollMs = POLL_MS } = deps;
   const holder = randomUUID();
   let leaseUntil = 0;
+  // Until when another process is taken to hold the lease (asked again after that).
+  let othersHoldUntil = 0;
+  let signalQueued = false;
   let running: Promise<void> | null = null;
   let again = false;
   let closed = false;
@@ -89,10 +103,14 @@ export function createCaseOutbox({ db, announce, logError, relay = true }: CaseO
     while (removals.size > 0) await Promise.all(removals);
   }
 
-  /** Whether this process holds the lease; renewed when half of it has run out. */
+  /**
+   * Whether this process holds the lease; renewed when half of it has run out. Held by another process,
+   * it is not asked for again before the next poll: that one renews it, and a dead one's runs out.
+   */
   async function holdLease(): Promise<boolean> {
     const now = Date.now();
     if (leaseUntil - now > LEASE_MS / 2) return true;
+    if (leaseUntil === 0 && now < othersHoldUntil) return false;
     const result = await db
       .updateTable('outbox_leases')
       .set({ holder, expires_at: now + LEASE_MS })
@@ -100,6 +118,7 @@ export function createCaseOutbox({ db, announce, logError, relay = true }: CaseO
       .where((eb) => eb.or([eb('holder', '=', holder), eb('expires_at', '<', now)]))
       .executeTakeFirst();
     leaseUntil = Number(result.numUpdatedRows) > 0 ? now + LEASE_MS : 0;
+    if (leaseUntil === 0) othersHoldUntil = now + pollMs;
     return leaseUntil > 0;
   }
 
@@ -220,7 +239,8 @@ export function createCaseOutbox({ db, announce, logError, relay = true }: CaseO
     } while (again && !closed);
   }
 
-  function wake(): void {
+  /** Runs the relay, or has the running one go round once more. */
+  function relayNow(): void {
     if (!relay || closed) return;
     if (running) {
       again = true;
@@ -231,13 +251,30 @@ export function createCaseOutbox({ db, announce, logError, relay = true }: CaseO
     });
   }
 
-  const poll = relay ? setInterval(wake, POLL_MS) : null;
+  function wake(): void {
+    if (!relay || closed) return;
+    // Not the relay's process (as far as it knows): the relay's is told. Once per turn of the event loop,
+    // however many commits ended in it.
+    if (leaseUntil <= Date.now() && signalOthers && !signalQueued) {
+      signalQueued = true;
+      setImmediate(() => {
+        signalQueued = false;
+        if (!closed) signalOthers();
+      });
+    }
+    relayNow();
+  }
+
+  const poll = relay ? setInterval(relayNow, pollMs) : null;
   poll?.unref();
+  // What a process that died left unannounced goes out at this one's start, not at its first poll.
+  if (relay) setImmediate(relayNow);
 
   return {
     wake,
+    peerCommitted: relayNow,
     async drained() {
-      wake();
+      relayNow();
       while (running) await running;
       await removed();
     },

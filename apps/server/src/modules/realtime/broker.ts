@@ -32,6 +32,13 @@ export interface Broker {
   userOffline(userId: string): void;
   /** Whether the user has a socket open on another process. */
   isConnectedElsewhere(userId: string): Promise<boolean>;
+  /**
+   * Tells the other processes that case events or messages were committed here, for the case outbox's
+   * relay, which runs on one of them (case-outbox.ts). Fire and forget: a lost signal waits for its poll.
+   */
+  signalOutbox(): void;
+  /** Calls `listener` whenever another process signals its outbox. */
+  onOutboxSignal(listener: () => void): void;
   /** Resolves when the broker answers (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -57,6 +64,8 @@ export function createMemoryBroker(): Broker {
     userOnline: () => undefined,
     userOffline: () => undefined,
     isConnectedElsewhere: () => Promise.resolve(false),
+    signalOutbox: () => undefined,
+    onOutboxSignal: () => undefined,
     ping: () => Promise.resolve(),
     close: () => Promise.resolve(),
   };

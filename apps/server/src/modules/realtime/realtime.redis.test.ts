@@ -4,19 +4,21 @@
  * Each run uses its own key prefix and deletes its keys afterwards. Without Redis the tests are skipped
  * with a printed reason — except under CI=true, where they must run.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authorizationHeader, parseChannelMessage } from '@inbound/contract';
 import { buildApp } from '../../app.js';
 import { IDS } from '../../seed/demo-data.js';
 import { createTestApp, testConfig, type TestApp } from '../../test/app.js';
-import { RIVERSIDE_TRUCK, send, setDestination, startCase } from '../../test/crew-api.js';
+import { CLIENT_TIME, RIVERSIDE_TRUCK, send, setDestination, startCase } from '../../test/crew-api.js';
 import { testDialects } from '../../test/databases.js';
 import { openAuthenticated, type TestSocket } from './test-client.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const OUTBOX_POLL_MS = 600_000;
 
 async function redisReachable(): Promise<boolean> {
   const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
@@ -51,9 +53,15 @@ describe.skipIf(!reachable).each(dialects)('two server processes on one Redis (%
 
   beforeAll(async () => {
     const env = { REDIS_URL, REDIS_KEY_PREFIX: prefix };
-    first = await createTestApp({ dialect, env });
+    // The case outbox's relay polls only every 10 minutes here: what it announces, a wake (a commit on its
+    // process) or a signal (a commit on the other) announced.
+    first = await createTestApp({ dialect, env, outboxPollMs: OUTBOX_POLL_MS });
     // The second process: the same database, its own app, port and Redis connections.
-    second = await buildApp(testConfig(env), { database: first.database, clock: first.clock });
+    second = await buildApp(testConfig(env), {
+      database: first.database,
+      clock: first.clock,
+      outboxPollMs: OUTBOX_POLL_MS,
+    });
     await first.app.listen({ port: 0, host: '127.0.0.1' });
     await second.listen({ port: 0, host: '127.0.0.1' });
     urls = [wsUrl(first.app), wsUrl(second)];
@@ -106,6 +114,31 @@ describe.skipIf(!reachable).each(dialects)('two server processes on one Redis (%
       for (let i = 0; i < 30; i++) seqs.push((await client.next('message')).seq);
       expect(seqs).toEqual(Array.from({ length: 30 }, (_, i) => starts[index]! + i + 1));
     }
+  });
+
+  it('announces a case event committed on the process without the relay at once: its signal, not a poll', async () => {
+    const token = await first.signIn('medic1');
+    // Written on the first process: its relay takes the lease.
+    const { id } = await startCase(first, token, IDS.agencies.riverside, RIVERSIDE_TRUCK);
+    const channel = `case:${id}`;
+    const crew = await openAuthenticated(urls[0], token);
+    sockets.push(crew);
+    crew.send({ type: 'subscribe', channel, lastSeq: 0 });
+    await crew.next('message', (m) => m.channel === channel);
+
+    const write = await second.inject({
+      method: 'PATCH',
+      url: `/v4/twiageCases/${id}`,
+      headers: {
+        authorization: authorizationHeader(token),
+        'idempotency-key': randomUUID(),
+        'created-at': CLIENT_TIME,
+      },
+      payload: { gender: 'F' },
+    });
+    expect(write.statusCode, write.body).toBe(200);
+    const message = parseChannelMessage('case', (await crew.next('message', (m) => m.channel === channel)).event);
+    expect(message?.type === 'case.updated' && message.data.event.type).toBe('gender');
   });
 
   it('knows across processes whether a user has a socket open', async () => {

@@ -8,6 +8,8 @@
  * Presence: per user a sorted set `{prefix}rt:presence:{userId}` of process ids scored by when their
  * claim expires. Each process refreshes its users' entries every PRESENCE_REFRESH_MS; a process that dies
  * stops refreshing and its entries count as gone PRESENCE_TTL_MS later, without anyone cleaning up.
+ *
+ * The case outbox's signal: `{prefix}outbox`, whose message is the id of the process that committed.
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
@@ -36,8 +38,14 @@ export async function createRedisBroker(
 
   const channelPrefix = `${prefix}rt:`;
   const presenceKey = (userId: string) => `${prefix}rt:presence:${userId}`;
+  const outboxChannel = `${prefix}outbox`;
+  const outboxListeners: (() => void)[] = [];
 
   subscriber.on('message', (redisChannel: string, text: string) => {
+    if (redisChannel === outboxChannel) {
+      if (text !== processId) for (const listener of outboxListeners) listener();
+      return;
+    }
     if (!redisChannel.startsWith(channelPrefix)) return;
     let wire: Wire;
     try {
@@ -50,8 +58,9 @@ export async function createRedisBroker(
     else
       listeners.onMessage({ channel: wire.channel, seq: wire.seq, event: wire.event, publishedAt: wire.publishedAt });
   });
+  await subscriber.subscribe(outboxChannel);
   // ioredis subscribes again by itself after a reconnect; what was published meanwhile is read back
-  // from the database by the gateway.
+  // from the database by the gateway (and the outbox's poll finds what was committed).
   let connectedOnce = false;
   subscriber.on('ready', () => {
     if (connectedOnce) listeners.onResync();
@@ -104,6 +113,12 @@ export async function createRedisBroker(
     async isConnectedElsewhere(userId) {
       const count = await commands.zcount(presenceKey(userId), `(${Date.now()}`, '+inf');
       return count > 0;
+    },
+    signalOutbox() {
+      commands.publish(outboxChannel, processId).catch(onError);
+    },
+    onOutboxSignal(listener) {
+      outboxListeners.push(listener);
     },
     async ping() {
       await commands.ping();
