@@ -3,9 +3,9 @@
  * between the rows and START CASE (the hospital statuses), so it pins START CASE at the bottom of the
  * screen, as Start does on a phone, where Start is taller than the screen. On a screen that Start fits (a
  * portrait tablet), Start draws it higher, under the statuses, and it jumped up when the app took over.
- * So Start, at its first layout, leaves the room it drew there for this screen size, and the shell's script
- * (build/startShell.ts), run before the shell is drawn, gives the shell's empty block that height on a screen
- * of the same size: from the second start on, START CASE does not move. Only numbers are kept (localStorage:
+ * So Start, at its first layout and whenever its height changes, leaves the room it drew there for this
+ * screen size, and the shell's script (build/startShell.ts), run before the shell is drawn, gives the shell's
+ * empty block that height on a screen of the same size: from the second start on, START CASE does not move. Only numbers are kept (localStorage:
  * read synchronously by the script), no patient data. The build imports this file directly, so it imports
  * nothing.
  */
