@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { FEATURE, messages } from '@inbound/contract';
 import { showAlert } from '../../lib/alerts';
@@ -54,21 +54,19 @@ export function StartPage() {
     (feature) => feature.name === FEATURE.aiEnhancedProtocols && feature.enabled,
   );
 
-  // Where Start draws START CASE, for start.html's shell at the next start (startShellRest.ts): at the first
-  // layout and whenever Start's height changes (the hospital statuses in, a notice), so what is kept is what
-  // a reload draws first. Not while scrolled: the pinned button's place there is not the page's.
+  // Where Start draws START CASE, for start.html's shell at the next start (startShellRest.ts): the observer
+  // reports the first layout and every change of Start's height (the hospital statuses in, a notice), after
+  // layout and off React's commit, so what is kept is what a reload draws first. Not while scrolled: the
+  // pinned button's place there is not the page's. (jsdom has no ResizeObserver.)
   const content = useRef<HTMLDivElement>(null);
   const menu = useRef<HTMLElement>(null);
   const action = useRef<HTMLDivElement>(null);
-  useLayoutEffect(() => {
+  useEffect(() => {
     const [c, m, a] = [content.current, menu.current, action.current];
-    if (!c || !m || !a) return;
-    const remember = () => {
+    if (!c || !m || !a || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
       if (window.scrollY === 0) rememberStartShellRest(c, m, a);
-    };
-    remember();
-    if (typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(remember);
+    });
     observer.observe(c);
     return () => observer.disconnect();
   }, []);
