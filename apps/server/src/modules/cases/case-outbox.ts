@@ -61,8 +61,14 @@ export interface CaseOutbox {
   close(): Promise<void>;
 }
 
-export function createCaseOutbox(deps: CaseOutboxDeps): CaseOutbox {
-  const { db, announce, logError, relay = true, signalOthers, pollMs = POLL_MS } = deps;
+export function createCaseOutbox({
+  db,
+  announce,
+  logError,
+  relay = true,
+  signalOthers,
+  pollMs = POLL_MS,
+}: CaseOutboxDeps): CaseOutbox {
   const holder = randomUUID();
   let leaseUntil = 0;
   // Until when another process is taken to hold the lease (asked again after that).
