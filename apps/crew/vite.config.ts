@@ -6,6 +6,7 @@ import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 // The file itself, not the package: Node loads this config before anything bundles workspace TypeScript.
 import { API_PATH_PREFIXES } from '../../packages/contract/src/paths';
 import { signedOutCacheGuard } from './src/pwa/signedOutCacheGuard';
+import { launchSplash } from './build/launchSplash';
 import { loginShell } from './build/loginShell';
 import { startPage } from './build/startPage';
 
@@ -73,6 +74,8 @@ export default defineConfig(({ mode }) => ({
   plugins: [
     react(),
     loginShell(),
+    // index.html's launch script: its login shell a plain splash for a crew signed in (both builds).
+    launchSplash(),
     // /start's page: Start's static shell instead of the login screen's (web build only: the desktop build routes by hash).
     ...(mode === 'desktop' ? [] : [startPage()]),
     VitePWA({

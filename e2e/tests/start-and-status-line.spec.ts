@@ -1,5 +1,5 @@
 import { expect, test, type Locator } from '@playwright/test';
-import { atPath, signInToStart, snap } from '../support/crew';
+import { atPath, loginForm, logOut, signInToStart, snap } from '../support/crew';
 import { chooseHospital, startCase } from '../support/cases';
 import { hospitals, teams, users } from '../support/demo';
 
@@ -114,6 +114,50 @@ for (const { name, viewport } of VIEWPORTS) {
     }
   });
 }
+
+// The installed app opens at / (its start_url), and a reload keeps the route: until the stored session is
+// decrypted the page is index.html's static screen. For a crew signed in, a splash (the brand, no sign-in
+// card: build/launchSplash.ts), not what reads as a logout; signed out, the sign-in screen's shell.
+test.describe('phone 390×844', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 1 });
+
+  test('opening the app at /: a splash while signed in, the sign-in card once signed out', async ({
+    page,
+  }, testInfo) => {
+    await signInToStart(page, users.medic1.username, teams.riverside, 'Medic 1');
+    // The app's entry chunk held back at each open: until it is let through, the page is index.html's
+    // static screen. From the server, not the service worker's precache (whose fetches are not routed).
+    let letThrough!: () => void;
+    let held!: Promise<void>;
+    await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const open = async () => {
+      await page.evaluate(async () => {
+        for (const registration of await navigator.serviceWorker.getRegistrations()) await registration.unregister();
+      });
+      held = new Promise<void>((resolve) => (letThrough = resolve));
+      await page.goto('/', { waitUntil: 'commit' });
+      await expect(page.getByRole('heading', { name: 'Inbound' })).toBeVisible();
+    };
+    const card = page.locator('.login__form-shell');
+
+    await open();
+    await expect(card).toBeAttached();
+    await expect(card).toBeHidden();
+    await snap(page, testInfo, 'launch-splash-signed-in', { fullPage: false });
+    letThrough();
+    await expect(page.getByText(`Welcome, ${users.medic1.displayName}`)).toBeVisible();
+    await expect(page).toHaveURL(atPath('/start'));
+
+    await logOut(page);
+    await open();
+    await expect(card).toBeVisible();
+    letThrough();
+    await expect(loginForm(page).username).toBeVisible();
+  });
+});
 
 // The closed case's hand-over (decision 0038): a crew waiting for the ED to accept the patient reads it on
 // Start without scrolling, and it is not under the pinned START CASE, which stays in thumb reach at the

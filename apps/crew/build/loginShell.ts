@@ -4,7 +4,8 @@
  * paints it as soon as the HTML and the stylesheet arrive — on a cellular link well before the app's
  * scripts have loaded and run — and React replaces it with the same screen (main.tsx's createRoot).
  * Same class names and texts as LoginPage.tsx, so nothing moves when it is replaced; other routes show it
- * as a splash for the moment before their screen draws. No script: the page's CSP allows only 'self'.
+ * as a splash for the moment before their screen draws — without the card for a crew signed in
+ * (build/launchSplash.ts). No inline script: the page's CSP allows only 'self'.
  */
 import type { Plugin } from 'vite';
 // The files themselves, not the package: Node loads the Vite config before anything bundles workspace code.

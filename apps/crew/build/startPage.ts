@@ -3,8 +3,8 @@
  * answers `GET /start` with this page (http/static-apps.ts); every other path keeps index.html. It is
  * index.html with Start's static shell (build/startShell.ts) in place of the login screen's, so Start is
  * painted from the HTML and the stylesheet before any script has loaded, and with the shell's one script
- * (an asset of its own, as the CSP allows no inline script) in the head, which keeps a tap on the shell's
- * START CASE for the app.
+ * (an asset of its own, as the CSP allows no inline script) in the head where index.html has its launch
+ * script, which keeps a tap on the shell's START CASE for the app.
  *
  * It no longer lists Start's chunk (`modulepreload`, decision 0039): with the shell, Start's first paint
  * does not wait for it, and fetched beside the entry chunk it shared the link with the stylesheet the
@@ -14,6 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Plugin } from 'vite';
+import { launchScriptTag } from './launchSplash';
 import { loginShellHtml } from './loginShell';
 import { START_SHELL_SCRIPT, startShellHtml } from './startShell';
 
@@ -23,14 +24,16 @@ export const START_PAGE_FILE = 'start.html';
 export const startShellScriptFile = (script = START_SHELL_SCRIPT) =>
   `assets/start-shell-${createHash('sha256').update(script).digest('hex').slice(0, 8)}.js`;
 
-/** index.html with the shell's script in its head and the login shell replaced by Start's. */
+/**
+ * index.html with the login shell replaced by Start's, and its launch script (build/launchSplash.ts: the
+ * login shell as a splash) by the shell's script.
+ */
 export function startPageHtml(indexHtml: string, scriptFile: string, base = '/'): string {
-  if (!indexHtml.includes('</head>')) throw new Error('startPage: index.html has no </head>');
+  const launch = launchScriptTag(base);
+  if (!indexHtml.includes(launch)) throw new Error('startPage: index.html has no launch script to replace');
   const login = loginShellHtml();
   if (!indexHtml.includes(login)) throw new Error('startPage: index.html has no login shell to replace');
-  return indexHtml
-    .replace('</head>', `\n    <script src="${base}${scriptFile}"></script>\n  </head>`)
-    .replace(login, startShellHtml());
+  return indexHtml.replace(launch, `<script src="${base}${scriptFile}"></script>`).replace(login, startShellHtml());
 }
 
 /** Emits start.html and the shell's script beside index.html (web build only: the desktop build routes by hash). */

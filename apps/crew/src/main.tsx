@@ -6,6 +6,7 @@ import { reportUncaughtErrors } from './lib/fieldErrors';
 import { hydrateSession, useSession } from './lib/session';
 import { caseScreenExpected, rememberCaseScreen } from './routing/caseScreenHint';
 import { paths } from './routing/paths';
+import { rememberSignedIn } from './routing/signedInHint';
 import { createAppRouter, preloadCasePage, preloadStartPage } from './routing/routes';
 import './styles.css';
 
@@ -46,8 +47,10 @@ async function main(): Promise<void> {
   // No hint (first start after an update, storage cleared): still load it before the first render.
   if (useSession.getState().caseActive) preloadCasePage();
   rememberCaseScreen(useSession.getState().caseActive);
+  rememberSignedIn(useSession.getState().jwt !== null);
   useSession.subscribe((state, previous) => {
     if (state.caseActive !== previous.caseActive) rememberCaseScreen(state.caseActive);
+    if ((state.jwt === null) !== (previous.jwt === null)) rememberSignedIn(state.jwt !== null);
   });
   const startOutbox = () => {
     loadOutbox();
