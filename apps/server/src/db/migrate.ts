@@ -34,6 +34,7 @@ import * as webauthn from './migrations/20261127_1150_webauthn.js';
 import * as chargeNurseHandoffWatch from './migrations/20261127_1320_charge_nurse_handoff_watch.js';
 import * as callRecordingPartial from './migrations/20261127_1610_call_recording_partial.js';
 import * as caseEventsMedia from './migrations/20261129_1040_case_events_media.js';
+import * as auditHeadPrevHash from './migrations/20261208_0100_audit_head_prev_hash.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121_2330_initial_schema': initialSchema,
@@ -67,6 +68,7 @@ export const migrations: Record<string, Migration> = {
   '20261127_1320_charge_nurse_handoff_watch': chargeNurseHandoffWatch,
   '20261127_1610_call_recording_partial': callRecordingPartial,
   '20261129_1040_case_events_media': caseEventsMedia,
+  '20261208_0100_audit_head_prev_hash': auditHeadPrevHash,
 };
 
 function migrator(db: Kysely<unknown>): Migrator {

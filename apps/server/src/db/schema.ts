@@ -605,6 +605,8 @@ export interface AuditChainHeadsTable {
   chain: string;
   seq: number;
   hash: string;
+  /** Scratch of PostgreSQL's one-statement case write (migration 20261208_0100); other writes leave it. */
+  prev_hash: string | null;
 }
 
 /** One row: bumped by triggers on every write to reference data (migration 20261125_0940). */

@@ -72,15 +72,29 @@ export function chainShard(log: AuditLog, key: string): string {
 
 type Content = Record<string, string | number | null>;
 
-/** The hash of one row: its chain, number, the previous hash and its content columns in `AUDIT_TABLES` order. */
-export function rowHash(table: AuditTable, chain: string, seq: number, prevHash: string, row: Content): string {
-  const values = AUDIT_TABLES[table].map((column) => {
+const hashedValues = (table: AuditTable, row: Content) =>
+  AUDIT_TABLES[table].map((column) => {
     const value = row[column];
     return value === undefined || value === null ? null : String(value);
   });
+
+/** The hash of one row: its chain, number, the previous hash and its content columns in `AUDIT_TABLES` order. */
+export function rowHash(table: AuditTable, chain: string, seq: number, prevHash: string, row: Content): string {
   return createHash('sha256')
-    .update(JSON.stringify([table, chain, seq, prevHash, values]))
+    .update(JSON.stringify([table, chain, seq, prevHash, hashedValues(table, row)]))
     .digest('hex');
+}
+
+/**
+ * The text `rowHash` hashes, around the two parts only the chain's head knows: it is
+ * `before + seq + ',"' + prevHash + '",' + after` (a number, and a hex hash that JSON leaves as it is).
+ * For a statement that moves the head and hashes the row in SQL (cases.repository.ts, PostgreSQL).
+ */
+export function rowHashText(table: AuditTable, chain: string, row: Content): { before: string; after: string } {
+  return {
+    before: `${JSON.stringify([table, chain]).slice(0, -1)},`,
+    after: `${JSON.stringify(hashedValues(table, row))}]`,
+  };
 }
 
 async function moveHead(db: Kysely<DB>, chain: string, count: number): Promise<{ seq: number; hash: string }> {

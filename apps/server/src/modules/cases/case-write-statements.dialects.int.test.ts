@@ -75,13 +75,14 @@ describe.each(dialects)('a case write, statement by statement, on %s', (dialect)
     expect(statements.filter((sql) => sql.includes('update "cases"'))).toEqual([
       expect.stringMatching(/update "cases" set "age" = .*"age_period" = .*"version" = .*"updated_at" = /),
     ]);
-    // PostgreSQL: findForWrite, begin, the event + outbox + case update (of the row version read first,
-    // which takes the row lock) + audit head's move (one CTE), the audit row + head hash + key (one CTE),
-    // commit — no lock read (decision 0050). SQLite: in-process, so they stay apart, and its writer reads
-    // the case again (no round trip).
+    // PostgreSQL: findForWrite, then the whole write as one statement on its own (decision 0054): the case
+    // update (of the row version read first), the audit head's move and the row's hash, the event, its
+    // outbox row, the audit row and the key — no begin, no commit, no lock read (decision 0050). SQLite:
+    // in-process, so they stay apart, and its writer reads the case again (no round trip).
     if (dialect === 'postgres') {
       expect(statements.some((sql) => sql.endsWith('for update'))).toBe(false);
-      expect(statements).toHaveLength(5);
+      expect(statements).toHaveLength(2);
+      expect(statements.some((sql) => /^(begin|commit)/.test(sql))).toBe(false);
     } else expect(statements.length).toBeLessThanOrEqual(13);
   });
 

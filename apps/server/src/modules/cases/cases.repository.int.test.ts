@@ -237,6 +237,54 @@ describe.each(dialects)('cases storage on %s', (dialect) => {
     expect(JSON.parse(events[3]!.payload)).toMatchObject({ destinationHospital: stMarys, previous: mercyGeneral });
   });
 
+  it('a write of one event made as one statement (PostgreSQL) whose case changed after its read is made again on it', async () => {
+    const { repo, deps, cases } = services();
+    const { body } = await cases.create(medic1, writeContext(), null, createBody);
+    // Another write of the case lands after this one read it, just before its statement (or transaction).
+    let interfere: (() => Promise<unknown>) | null = null;
+    const late = async () => {
+      const run = interfere;
+      interfere = null;
+      await run?.();
+    };
+    const racing = createCasesService({
+      ...deps,
+      repo: {
+        ...repo,
+        writeAlone: async (...args: Parameters<typeof repo.writeAlone>) => (await late(), repo.writeAlone(...args)),
+        transaction: async (work) => (await late(), repo.transaction(work)),
+      },
+    });
+    const age = (change: { age: number; agePeriod?: 1 | 2 | 3 }) =>
+      racing.patch(medic1, writeContext(), body.id, change);
+
+    // An event in between: this write's event is numbered after it.
+    interfere = () => cases.patch(medic1, writeContext(), body.id, { gender: 'M' });
+    expect((await age({ age: 61, agePeriod: 3 })).body.event).toMatchObject({ seq: 3 });
+    // A column change with no event in between (the row moved, not its version): an age with no period
+    // keeps the case's period as it is now (months), not as first read (years).
+    interfere = () => cases.hospitalWrite(body.id, IDS.users.medic1, ({ update }) => update({ age_period: 2 }));
+    expect((await age({ age: 7 })).body.event).toMatchObject({ seq: 4 });
+
+    expect(await repo.findById(body.id)).toMatchObject({ version: 4, gender: 'M', age: 7, age_period: 2 });
+    const events = await repo.events(body.id);
+    expect(events.map((e) => [e.seq, e.type])).toEqual([
+      [1, 'caseStarted'],
+      [2, 'gender'],
+      [3, 'age'],
+      [4, 'age'],
+    ]);
+    expect(JSON.parse(events[3]!.payload)).toEqual({ age: 7, agePeriod: 2 });
+    // Nothing of the first tries was kept: one audit row per event, the chain whole.
+    const audit = await t.database.db
+      .selectFrom('security_audit')
+      .select('action')
+      .where('case_id', '=', body.id)
+      .execute();
+    expect(audit).toHaveLength(4);
+    expect((await verifyAuditChains(t.database.db)).problems).toEqual([]);
+  });
+
   it("writes a column change with the next event's version move, and one no event follows at the end", async () => {
     const { repo, cases } = services();
     const { body } = await cases.create(medic1, writeContext(), null, createBody);

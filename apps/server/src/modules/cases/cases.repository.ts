@@ -17,7 +17,7 @@ import type {
 import type { TransactionRunner } from '../../db/group-commit.js';
 import { prepareStatement } from '../../db/prepared.js';
 import { eventRow } from './case-event-log.js';
-import { AUDIT_TABLES, GENESIS_HASH, rowHash } from '../audit/audit-chain.js';
+import { AUDIT_TABLES, GENESIS_HASH, rowHash, rowHashText } from '../audit/audit-chain.js';
 import { securityAuditEntry } from '../audit/security-audit.js';
 import { isMediaEvent } from '../../db/media-events.js';
 import type { CaseWithRole } from './case-access.js';
@@ -188,16 +188,7 @@ export function createCasesRepository(db: Kysely<DB>, transact?: TransactionRunn
       changes: Updateable<CasesTable> = {},
       expected: RowVersion | null = null,
     ): Promise<void> {
-      // Who changed which case, chained in the same transaction (issue 17); the payload stays out.
-      const { chain, row } = securityAuditEntry({
-        actorId: event.actorUserId || null,
-        action: `case.${event.type}`,
-        entityType: 'case',
-        entityId: event.caseId,
-        caseId: event.caseId,
-        detail: { eventId: event.id, seq: event.seq },
-        at: new Date(event.createdAt),
-      });
+      const { chain, row } = caseEventAudit(event);
       const moved = await statements.appendEvent(trx, event, changes, chain, expected);
       // Checked, no head answered: the case moved since it was read (or, once per chain, there is no head
       // yet); the write is made again under the row lock, which creates a missing head.
@@ -217,6 +208,32 @@ export function createCasesRepository(db: Kysely<DB>, transact?: TransactionRunn
         before.values.push(...values);
         before.hash = hash;
       } else waiting.set(chain, { chain, values, hash });
+    },
+
+    /**
+     * PostgreSQL (`writesAlone`): a change of the case that records one event and nothing else, as one
+     * statement on its own (decision 0054) — the event, its outbox row, the case's `changes` checked by
+     * the row version read before (`expected`), the audit row on its chain and the idempotency key, all
+     * or nothing. False when nothing was written: the case moved since it was read (or its audit chain has
+     * no head yet); the write is then made again under the row lock. Throws a unique violation as a
+     * transaction would (a racing duplicate's key, another write's event number).
+     */
+    writesAlone: statements.writesAlone,
+    writeAlone(
+      event: RecordedCaseEvent,
+      changes: Updateable<CasesTable>,
+      expected: RowVersion,
+      key: Insertable<CaseIdempotencyKeysTable>,
+    ): Promise<boolean> {
+      return statements.writeAlone(event, changes, expected, caseEventAudit(event), [
+        key.user_id,
+        key.key,
+        key.case_id,
+        key.request_hash,
+        key.status,
+        key.response,
+        key.created_at,
+      ]);
     },
 
     /** The case's photo, id, ekg, video and voicememo events, oldest first. */
@@ -329,6 +346,19 @@ export function createCasesRepository(db: Kysely<DB>, transact?: TransactionRunn
 }
 
 export type CasesRepository = ReturnType<typeof createCasesRepository>;
+
+/** Who changed which case, chained with the change (issue 17); the payload stays out. */
+function caseEventAudit(event: RecordedCaseEvent) {
+  return securityAuditEntry({
+    actorId: event.actorUserId || null,
+    action: `case.${event.type}`,
+    entityType: 'case',
+    entityId: event.caseId,
+    caseId: event.caseId,
+    detail: { eventId: event.id, seq: event.seq },
+    at: new Date(event.createdAt),
+  });
+}
 
 /** An answer stored under an idempotency key: what a repeat of the request is answered. */
 export interface StoredAnswer {
@@ -638,6 +668,65 @@ function writePathStatements(db: Kysely<DB>) {
       };
     },
   );
+  /**
+   * PostgreSQL: a write of one event as ONE statement, run on its own (autocommitted: no `begin`, no
+   * `commit`; decision 0054). The case's update, checked by the row version read before it and only where
+   * the case's audit chain has a head; the head's move, with the new row's hash computed in SQL from the
+   * text `rowHash` hashes (`rowHashText`) and the hash the head held; the event, its outbox row, the audit
+   * row and the idempotency key, each only when the head moved. Answers the head's new number, or nothing
+   * when nothing was written (the case moved since it was read, or its chain has no head yet).
+   */
+  const writeAlone = byColumns((columns) =>
+    prepareStatement(
+      db,
+      (...args: unknown[]) => {
+        let next = 0;
+        const take = (count: number) => args.slice(next, (next += count));
+        const values = take(columns.length);
+        const [caseId, rowVersion, caseChain] = take(3);
+        const [before, after, headChain] = take(3);
+        const [eventId, eventCase, eventSeq, type, actor, createdAt, clientCreatedAt, payload] = take(8);
+        const [outboxEvent, outboxCase, outboxSeq, outboxCreatedAt] = take(4);
+        const audit = take(AUDIT_TABLES.security_audit.length);
+        const [auditChain] = take(1);
+        const [keyUser, key, keyCase, requestHash, status, response, keyCreatedAt] = take(KEY_COLUMNS.length);
+        const set = sql.join(columns.map((column, i) => sql`${sql.ref(column)} = ${values[i]}`));
+        const statement = sql<{ seq: number }>`
+          with moved_case as (
+            update "cases" set ${set}
+            where id = ${caseId} and xmin = cast(${rowVersion} as xid)
+              and exists (select 1 from audit_chain_heads where chain = ${caseChain})
+            returning id
+          ), moved_head as (
+            update audit_chain_heads
+            set seq = seq + 1, prev_hash = hash,
+              hash = encode(sha256(convert_to(
+                cast(${before} as text) || (seq + 1)::text || ',"' || hash || '",' || cast(${after} as text), 'UTF8')), 'hex')
+            where chain = ${headChain} and exists (select 1 from moved_case)
+            returning seq, prev_hash, hash
+          ), appended_event as (
+            insert into case_events (id, case_id, seq, type, actor_user_id, created_at, client_created_at, payload)
+            select ${eventId}, ${eventCase}, cast(${eventSeq} as integer), ${type}, ${actor}, ${createdAt},
+              cast(${clientCreatedAt} as text), ${payload}
+            from moved_head
+          ), appended_outbox as (
+            insert into case_outbox (event_id, case_id, seq, created_at)
+            select ${outboxEvent}, ${outboxCase}, cast(${outboxSeq} as integer), ${outboxCreatedAt} from moved_head
+          ), appended_audit as (
+            insert into security_audit (${sql.join(AUDIT_COLUMNS.map((column) => sql.ref(column)))})
+            select ${sql.join(audit.map((value) => sql`cast(${value} as text)`))}, ${auditChain}, seq, prev_hash, hash
+            from moved_head
+          ), kept_key as (
+            insert into case_idempotency_keys (${sql.join(KEY_COLUMNS.map((column) => sql.ref(column)))})
+            select ${keyUser}, ${key}, ${keyCase}, ${requestHash}, cast(${status} as integer), ${response}, ${keyCreatedAt}
+            from moved_head
+          )
+          select seq from moved_head`;
+        return { compile: () => statement.compile(db) };
+      },
+      columns.length + 34,
+    ),
+  );
   /** The columns of `changes` that are set (an undefined one is left as it is), in a fixed order. */
   const changed = (changes: Updateable<CasesTable>) =>
     Object.keys(changes).filter((column) => changes[column as keyof CasesTable] !== undefined);
@@ -650,6 +739,46 @@ function writePathStatements(db: Kysely<DB>) {
     findIdempotencyKey,
     insertIdempotencyKey,
     lockedRowVersion,
+    writesAlone: postgres,
+    /** `writeAlone`'s statement for the changes' columns (with the version and updated_at the event moves). */
+    async writeAlone(
+      event: RecordedCaseEvent,
+      changes: Updateable<CasesTable>,
+      expected: RowVersion,
+      audit: { chain: string; row: Record<string, string | number | null> },
+      key: KeyValues,
+    ): Promise<boolean> {
+      const row = eventRow(event);
+      const moves = { ...changes, version: event.seq, updated_at: event.createdAt };
+      const columns = changed(moves);
+      const { before, after } = rowHashText('security_audit', audit.chain, audit.row);
+      const result = await writeAlone(columns)(
+        db,
+        ...columns.map((column) => moves[column as keyof CasesTable]),
+        event.caseId,
+        expected,
+        audit.chain,
+        before,
+        after,
+        audit.chain,
+        row.id,
+        row.case_id,
+        row.seq,
+        row.type,
+        row.actor_user_id,
+        row.created_at,
+        row.client_created_at ?? null,
+        row.payload,
+        event.id,
+        event.caseId,
+        event.seq,
+        event.createdAt,
+        ...AUDIT_TABLES.security_audit.map((column) => audit.row[column] ?? null),
+        audit.chain,
+        ...key,
+      );
+      return result.rows.length > 0;
+    },
     writeAudit: (trx: Transaction<DB>, audit: AuditWrite, key: KeyValues | null) =>
       writeAudit({ rows: audit.values.length / AUDIT_COLUMNS.length, key: key !== null })(trx, audit, key),
     /**

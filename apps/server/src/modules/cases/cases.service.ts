@@ -170,6 +170,9 @@ type EventRef = NonNullable<CaseChangeResponse['event']>;
 export type Emit = <T extends CaseEvent['type']>(type: T, payload: CaseEventPayload<T>) => Promise<RecordedCaseEvent>;
 export type Apply<T> = (write: CaseWrite) => Promise<T>;
 
+/** A write made alone (PostgreSQL, decision 0054) that reads or writes more than one event: it takes the transaction. */
+class NeedsTransaction extends Error {}
+
 /** Thrown inside a transaction when a duplicate turns up there: rolls it back, then the stored answer is sent. */
 class Replay {
   constructor(readonly stored: { request_hash: string; response: string }) {}
@@ -321,6 +324,66 @@ export function createCasesService(deps: CasesServiceDeps) {
   }
 
   /**
+   * PostgreSQL, the case read before the write (decision 0054): `apply` runs against a write that only
+   * records — its one event and the changes before it; reaching for the transaction (`trx`) or a second
+   * event stops it — and a write of one event and nothing after it is made as ONE statement on its own
+   * (`repo.writeAlone`): two round trips in all with the read, where a transaction takes five. Null when the
+   * write needs the transaction (no event, more than one, a read or a row of another table under the row
+   * lock): changeCase then runs `apply` again in one. StaleCase when the case moved since it was read.
+   */
+  async function writeAlone<T>(
+    principal: Principal,
+    ctx: WriteContext,
+    row: CaseRow,
+    expected: RowVersion,
+    apply: Apply<T>,
+    status: number,
+  ): Promise<CaseAnswer<T> | null> {
+    const now = clock.now().toISOString();
+    const recorded: { event: RecordedCaseEvent; changes: Updateable<CasesTable> }[] = [];
+    let pending: Updateable<CasesTable> = {};
+    const write: CaseWrite = {
+      get trx(): Transaction<DB> {
+        throw new NeedsTransaction();
+      },
+      current: row,
+      now,
+      emit: async (type, payload) => {
+        if (recorded.length > 0) throw new NeedsTransaction();
+        const origin = { caseId: row.id, seq: Number(row.version) + 1, createdAt: now };
+        const actor = { actorUserId: principal.userId, clientCreatedAt: ctx.clientCreatedAt };
+        const event = newCaseEvent({ ...origin, ...actor }, type, payload);
+        recorded.push({ event, changes: pending });
+        pending = {};
+        return event;
+      },
+      update: async (changes) => {
+        pending = { ...pending, ...changes };
+      },
+    };
+    let body: T;
+    try {
+      body = await apply(write);
+    } catch (error) {
+      if (error instanceof NeedsTransaction) return null;
+      throw error;
+    }
+    const [only] = recorded;
+    if (!only || Object.keys(pending).length > 0) return null;
+    const key = {
+      user_id: principal.userId,
+      key: ctx.idempotencyKey,
+      case_id: row.id,
+      request_hash: ctx.requestHash,
+      status,
+      response: toJson(body),
+      created_at: now,
+    };
+    if (!(await repo.writeAlone(only.event, only.changes, expected, key))) throw new StaleCase();
+    return { body, replayed: false, events: [only.event] };
+  }
+
+  /**
    * The one path every change of an existing case takes (see the header). `prepare` runs outside the
    * transaction with the case as read for the access check and answers the part that runs inside it.
    */
@@ -350,6 +413,14 @@ export function createCasesService(deps: CasesServiceDeps) {
     // (one round trip fewer, decision 0050); SQLite's writer reads it again at no round trip's cost.
     const unlocked = locked ? null : (found?.rowVersion ?? null);
     try {
+      if (unlocked !== null && repo.writesAlone) {
+        if (row.arrived_at !== null && !options.allowClosed) throw conflict(serverMessages.caseClosed, 'case_closed');
+        const alone = await writeAlone(principal, ctx, row, unlocked, apply, options.status ?? 200);
+        if (alone) {
+          committed();
+          return alone;
+        }
+      }
       const answer = await repo.transaction(async (trx) => {
         const current = unlocked !== null ? row : await repo.lockForWrite(trx, caseId);
         if (!current) throw notFound('Case');
