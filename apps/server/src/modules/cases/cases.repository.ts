@@ -707,14 +707,14 @@ function writePathStatements(db: Kysely<DB>) {
           ), appended_event as (
             insert into case_events (id, case_id, seq, type, actor_user_id, created_at, client_created_at, payload)
             select ${eventId}, ${eventCase}, cast(${eventSeq} as integer), ${type}, ${actor}, ${createdAt},
-              cast(${clientCreatedAt} as text), ${payload}
+              ${clientCreatedAt}, ${payload}
             from moved_head
           ), appended_outbox as (
             insert into case_outbox (event_id, case_id, seq, created_at)
             select ${outboxEvent}, ${outboxCase}, cast(${outboxSeq} as integer), ${outboxCreatedAt} from moved_head
           ), appended_audit as (
             insert into security_audit (${sql.join(AUDIT_COLUMNS.map((column) => sql.ref(column)))})
-            select ${sql.join(audit.map((value) => sql`cast(${value} as text)`))}, ${auditChain}, seq, prev_hash, hash
+            select ${sql.join(audit)}, ${auditChain}, seq, prev_hash, hash
             from moved_head
           ), kept_key as (
             insert into case_idempotency_keys (${sql.join(KEY_COLUMNS.map((column) => sql.ref(column)))})

@@ -13,7 +13,8 @@
  * Step 1 stays outside because another module's reads must not run inside our transaction (on SQLite
  * the writer connection is held by it). On PostgreSQL a crew's change (`changeCase`) does not read the
  * case again in step 2: its first UPDATE of the case checks that the row is still the version step 1
- * read, and a write that finds it moved is made again the locked way (decision 0050).
+ * read, and a write that finds it moved is made again the locked way (decision 0050); a change of one
+ * event and nothing else is step 2 as one statement, with no transaction around it (decision 0054).
  *
  * Who: case-access.ts — the crews on the case's access list read it, only its owner writes it; others
  * 403, an unknown id 404. `access` is that policy, for the other modules (channels, media, chat, board).
@@ -170,7 +171,7 @@ type EventRef = NonNullable<CaseChangeResponse['event']>;
 export type Emit = <T extends CaseEvent['type']>(type: T, payload: CaseEventPayload<T>) => Promise<RecordedCaseEvent>;
 export type Apply<T> = (write: CaseWrite) => Promise<T>;
 
-/** A write made alone (PostgreSQL, decision 0054) that reads or writes more than one event: it takes the transaction. */
+/** A write tried alone (PostgreSQL, decision 0054) that uses the transaction or records a second event: it takes one. */
 class NeedsTransaction extends Error {}
 
 /** Thrown inside a transaction when a duplicate turns up there: rolls it back, then the stored answer is sent. */
