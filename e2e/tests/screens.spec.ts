@@ -121,9 +121,16 @@ test('the case screen can be read and tapped with gloves @tablet', async ({ page
   await age.getByLabel('Age in months').fill('18');
   await age.getByRole('button', { name: 'Save' }).click();
   await page.getByRole('button', { name: 'Female' }).click();
+  // The onset's one-tap times beside them ("Unknown" the widest), at the same widths.
   for (const width of [380, 390, 412, 599]) {
     await page.setViewportSize({ width, height: 900 });
     expect(await crampedInRow(page.getByRole('group', { name: 'Age and gender' })), `at ${width} px`).toEqual([]);
+    const times = page.getByRole('group', { name: 'Last Known Well times' });
+    expect(await crampedInRow(times), `onset times at ${width} px`).toEqual([]);
+    if (width === 380) {
+      await times.scrollIntoViewIfNeeded();
+      await snap(page, testInfo, '17-case-age-and-onset-380', { fullPage: false });
+    }
   }
 });
 

@@ -19,7 +19,8 @@ export const TIME_CHOICES: readonly TimeChoice[] = [
   { label: 'Now', minutesAgo: 0 },
   { label: '−15 min', minutesAgo: 15 },
   { label: '−30 min', minutesAgo: 30 },
-  { label: '−1 h', minutesAgo: 60 },
+  // A no-break space: on a narrow phone "−15 min" may take two lines, but an "h" alone under "−1" reads badly.
+  { label: '−1\u00a0h', minutesAgo: 60 },
   { label: 'Unknown', minutesAgo: null },
 ];
 
